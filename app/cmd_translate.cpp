@@ -1,0 +1,109 @@
+// nmt translate: text in, translations out (stdin/stdout or files).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "commands.h"
+#include "error.h"
+#include "model_catalog.h"
+#include "onednn_context.h"
+#include "translation_stream.h"
+
+namespace nmt::app {
+
+namespace {
+
+struct TranslateCommand {
+    std::string model, input, output, alignments, svg_directory, format = "text", from, to;
+    int threads = 0;
+    bool quiet = false, list_models = false;
+    StreamOptions stream;
+};
+
+// A FILE* that closes itself; stdin/stdout are borrowed, not closed.
+using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+File borrowed(std::FILE* f) { return File(f, [](std::FILE*) { return 0; }); }
+
+File open_output(const std::string& path) {
+    if (path.empty() || path == "-") return borrowed(stdout);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
+    return File(f, std::fclose);
+}
+
+void run(TranslateCommand& o) {
+    if (o.list_models) {
+        print_model_list(stdout);
+        return;
+    }
+    set_threads(o.threads);
+    const std::string model_path = resolve_model(o.model, o.from, o.to);
+    const Model model = load_model(model_path);
+    Translator translator(model);
+
+    int fd = STDIN_FILENO;
+    if (!o.input.empty() && o.input != "-") {
+        fd = ::open(o.input.c_str(), O_RDONLY);
+        if (fd < 0) throw Error(o.input + ": cannot open: " + std::strerror(errno));
+    }
+    LineReader reader(fd, o.input.empty() ? "stdin" : o.input);
+    File output = open_output(o.output);
+    File alignments = o.alignments.empty() ? borrowed(nullptr) : open_output(o.alignments);
+
+    StreamOptions& s = o.stream;
+    s.format = o.format == "jsonl" ? OutputFormat::JsonLines
+               : s.translate.search.n_best > 1 ? OutputFormat::NBest
+                                              : OutputFormat::Text;
+    if (s.translate.search.n_best > s.translate.search.beam_size) s.translate.search.beam_size = s.translate.search.n_best;
+    s.alignments = alignments.get();
+    s.svg_directory = o.svg_directory;
+    s.warnings = !o.quiet;
+    s.progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);
+    const StreamStats stats = translate_stream(translator, reader, output.get(), s);
+    if (fd != STDIN_FILENO) ::close(fd);
+    if (s.progress)
+        std::fprintf(stderr, "translated %lld lines in %.2f s (%.1f lines/s, %.0f target tokens/s)\n",
+                     static_cast<long long>(stats.lines), stats.seconds, stats.lines / stats.seconds,
+                     stats.target_tokens / stats.seconds);
+}
+
+}  // namespace
+
+void add_translate_command(CLI::App& app) {
+    auto o = std::make_shared<TranslateCommand>();
+    auto* c = app.add_subcommand("translate", "Translate text: one output line per input line, in order");
+    auto& search = o->stream.translate.search;
+    c->add_option("-m,--model", o->model, "Model file (default: the installed model for --from/--to, else en->fr)");
+    c->add_option("--from", o->from, "Source language code, to pick an installed model");
+    c->add_option("--to", o->to, "Target language code, to pick an installed model");
+    c->add_flag("--list-models", o->list_models, "List the installed models and exit");
+    c->add_option("-i,--input", o->input, "Input file (default: stdin)");
+    c->add_option("-o,--output", o->output, "Output file (default: stdout)");
+    c->add_option("-b,--beam-size", search.beam_size, "Beam size (1 = greedy)")->check(CLI::Range(1, 1000))->capture_default_str();
+    c->add_option("--n-best", search.n_best,
+                  "Print the N best hypotheses per line in Moses format: id ||| hypothesis ||| F0= score ||| normalized")
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    c->add_option("--length-penalty,--normalize", search.length_penalty,
+                  "alpha of GNMT's length penalty: rank by score / ((5 + length) / 6)^alpha")
+        ->capture_default_str();
+    c->add_option("--max-length-factor", search.max_length_factor,
+                  "Stop hypotheses at factor * source pieces + 5 target pieces")
+        ->capture_default_str();
+    c->add_option("--batch-size,--mini-batch", o->stream.translate.batch_size, "Sentences decoded together")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
+    c->add_option("--format", o->format, "text: translations; jsonl: one JSON object per line with alignments")
+        ->check(CLI::IsMember({"text", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--alignments", o->alignments,
+                  "Also write JSON Lines with tokens, scores and attention matrices (pieces and words) to this file");
+    c->add_option("--alignment-svg", o->svg_directory, "Also write one attention heatmap SVG per line into this directory");
+    c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
+    c->callback([o] { run(*o); });
+}
+
+}  // namespace nmt::app

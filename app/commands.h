@@ -1,0 +1,15 @@
+// Each subcommand lives in its own file and registers itself on the top-level
+// app. Commands only parse options and call the engine in lib/.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace nmt::app {
+
+void add_init_command(CLI::App& app);
+void add_info_command(CLI::App& app);
+void add_translate_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_score_command(CLI::App& app);
+void add_vocab_command(CLI::App& app);
+
+}  // namespace nmt::app

@@ -1,0 +1,55 @@
+// One decoding step for many rows at once (rows = hypotheses of any number of
+// sentences). Both decoder styles of MODEL.md:
+//   bahdanau: c_t = attend(s_{t−1}); s_t = RNN([E y_{t−1}; c_t], s_{t−1});
+//             o_t = tanh(W_o [s_t; c_t; E y_{t−1}] + b)
+//   luong:    s_t = RNN([E y_{t−1}; õ_{t−1}], s_{t−1}); c_t = attend(s_t);
+//             õ_t = tanh(W_c [c_t; s_t] + b)
+// then log p(y_t) = log_softmax(W_v o_t + b_v).
+#pragma once
+#include <vector>
+
+#include "attention.h"
+#include "encoded_batch.h"
+#include "model.h"
+#include "rnn_cell.h"
+
+namespace nmt {
+
+struct DecoderState {
+    std::vector<int> sentence;  // row → sentence index in the EncodedBatch
+    Tensor hidden;              // [M, D]
+    Tensor cell;                // [M, D], LSTM only
+    Tensor feed;                // [M, E], Luong input feeding: õ_{t−1}
+    int64_t rows() const { return static_cast<int64_t>(sentence.size()); }
+};
+
+class Decoder {
+public:
+    explicit Decoder(const Model& model);
+
+    // One row per sentence, in batch order, at s_0.
+    DecoderState start(const EncodedBatch& batch) const;
+
+    // Keeps rows `parents` (in that order; repeats allowed) of the state.
+    void select_rows(DecoderState& state, const std::vector<int>& parents);
+
+    // Advances every row by one token. log_probs [M, V]; attention [M, T].
+    void step(const EncodedBatch& batch, DecoderState& state, const int* previous_tokens, Tensor& log_probs,
+              Tensor& attention);
+
+    int64_t vocab_size() const { return model_.config.target_vocab_size; }
+
+private:
+    void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
+    void rnn(DecoderState& state, int64_t M);
+    void output_layer(const Tensor& features, Tensor& log_probs);
+
+    const Model& model_;
+    const ModelConfig& config_;
+    Attention attention_;
+    CellScratch cell_scratch_;
+    // Reused across steps so the hot loop does not allocate once sizes settle.
+    Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_;
+};
+
+}  // namespace nmt

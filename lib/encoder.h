@@ -1,0 +1,32 @@
+// Embeddings → bidirectional first layer → left-to-right layers above it, on
+// oneDNN RNN primitives; then the decoder's initial state and the attention keys.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "encoded_batch.h"
+#include "model.h"
+#include "onednn_rnn.h"
+
+namespace nmt {
+
+class Encoder {
+public:
+    explicit Encoder(const Model& model);
+    ~Encoder();
+
+    // Each sentence is a list of source ids ending with EOS; none may be empty.
+    EncodedBatch encode(const std::vector<std::vector<int>>& sentences);
+
+private:
+    void embed(const std::vector<std::vector<int>>& sentences, int64_t T, bool reversed, Tensor& out) const;
+    void initial_state(EncodedBatch& out) const;
+    void attention_keys(EncodedBatch& out) const;
+
+    const Model& model_;
+    std::unique_ptr<OnednnRnnLayer> forward_, backward_;
+    std::vector<std::unique_ptr<OnednnRnnLayer>> upper_;
+    Tensor embedded_, embedded_reversed_, out_forward_, out_backward_, layer_a_, layer_b_;
+};
+
+}  // namespace nmt

@@ -1,0 +1,14 @@
+// One exception type for everything a user can act on. The CLI prints what()
+// on one line of stderr and exits non-zero; the message names the file or the
+// option and the problem ("model.nmt: tensor decoder.W has shape [2,3], expected [3,3]").
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace nmt {
+
+struct Error : std::runtime_error {
+    explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+}  // namespace nmt

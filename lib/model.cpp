@@ -1,0 +1,156 @@
+#include "model.h"
+
+#include <cmath>
+
+#include "error.h"
+#include "random.h"
+
+namespace nmt {
+
+namespace {
+
+constexpr const char* kFormat = "nmt-model";
+constexpr int kFormatVersion = 1;
+
+void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, int64_t input, int64_t hidden,
+              int gates) {
+    shapes[prefix + ".W"] = {input, gates * hidden};
+    shapes[prefix + ".U"] = {hidden, gates * hidden};
+    shapes[prefix + ".b"] = {gates * hidden};
+}
+
+}  // namespace
+
+std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
+    std::map<std::string, Shape> s;
+    const int64_t E = c.dim_emb, H = c.dim_rnn, C = c.dim_context(), D = c.dim_dec, A = c.dim_attention;
+    s["source.embeddings"] = {c.source_vocab_size, E};
+    s["target.embeddings"] = {c.target_vocab_size, E};
+    const int eg = c.gates(c.encoder_cell);
+    add_cell(s, "encoder.0.forward", E, H, eg);
+    add_cell(s, "encoder.0.backward", E, H, eg);
+    for (int l = 1; l < c.encoder_depth; ++l) add_cell(s, "encoder." + std::to_string(l), C, C, eg);
+    s["decoder.init.W"] = {C, D};
+    s["decoder.init.b"] = {D};
+    switch (c.attention) {
+        case AttentionType::Additive:
+            s["attention.Wq"] = {D, A};
+            s["attention.Wk"] = {C, A};
+            s["attention.b"] = {A};
+            s["attention.v"] = {A};
+            break;
+        case AttentionType::General: s["attention.Wa"] = {D, C}; break;
+        case AttentionType::ScaledDot:
+            if (D != C) s["attention.Wa"] = {D, C};
+            break;
+        case AttentionType::Dot: break;
+    }
+    const bool bahdanau = c.decoder_style == DecoderStyle::Bahdanau;
+    const int64_t rnn_input = bahdanau ? E + C : E + (c.input_feeding ? E : 0);
+    add_cell(s, "decoder.rnn", rnn_input, D, c.gates(c.decoder_cell));
+    s["decoder.output.W"] = {bahdanau ? D + C + E : C + D, E};
+    s["decoder.output.b"] = {E};
+    if (!c.tied_embeddings) s["decoder.vocab.W"] = {E, c.target_vocab_size};
+    s["decoder.vocab.b"] = {c.target_vocab_size};
+    return s;
+}
+
+const Tensor& Model::param(const std::string& name) const {
+    auto it = parameters.find(name);
+    if (it == parameters.end()) throw Error("model has no parameter " + name);
+    return it->second;
+}
+
+Tensor& Model::param(const std::string& name) {
+    return const_cast<Tensor&>(static_cast<const Model&>(*this).param(name));
+}
+
+int64_t Model::parameter_count() const {
+    int64_t n = 0;
+    for (const auto& [name, t] : parameters) n += t.size();
+    return n;
+}
+
+Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_vocab, Vocabulary target_vocab) {
+    config.validate();
+    if (source_vocab.size() != config.source_vocab_size || target_vocab.size() != config.target_vocab_size)
+        throw Error("vocabulary sizes do not match the configuration");
+    Model model{config, {}, std::move(source_vocab), std::move(target_vocab)};
+    Random random(seed);
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        Tensor t(shape);
+        const bool is_bias = shape.size() == 1 && name != "attention.v";
+        const bool is_embedding = name.find("embeddings") != std::string::npos;
+        if (!is_bias) {
+            const float fan = shape.size() == 2 ? static_cast<float>(shape[0] + shape[1]) : 2.0f * shape[0];
+            const float limit = is_embedding ? 0.1f : std::sqrt(6.0f / fan);
+            for (auto& v : t.values) v = random.uniform(-limit, limit);
+        }
+        model.parameters.emplace(name, std::move(t));
+    }
+    return model;
+}
+
+void save_model(const std::string& path, const Model& model, DType storage) {
+    SafetensorsFile file;
+    file.metadata["format"] = kFormat;
+    file.metadata["format_version"] = std::to_string(kFormatVersion);
+    file.metadata["config"] = to_json(model.config).dump();
+    file.metadata["provenance"] = model.provenance.dump();
+    for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t, storage);
+    file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
+    file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
+    write_safetensors(path, file);
+}
+
+Model load_model(const std::string& path) {
+    SafetensorsFile file = read_safetensors(path);
+    auto meta = [&](const std::string& key) -> const std::string& {
+        auto it = file.metadata.find(key);
+        if (it == file.metadata.end()) throw Error(path + ": not an nmt model (metadata lacks '" + key + "')");
+        return it->second;
+    };
+    if (meta("format") != kFormat) throw Error(path + ": not an nmt model (format is '" + meta("format") + "')");
+    if (meta("format_version") != std::to_string(kFormatVersion))
+        throw Error(path + ": model format version " + meta("format_version") + " is not supported (this nmt reads " +
+                    std::to_string(kFormatVersion) + ")");
+    ModelConfig config;
+    nlohmann::json provenance;
+    try {
+        config = config_from_json(nlohmann::json::parse(meta("config")));
+        provenance = nlohmann::json::parse(meta("provenance"));
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(path + ": model metadata is not valid JSON (" + e.what() + ")");
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+    auto take_vocab = [&](const char* name) {
+        auto it = file.tensors.find(name);
+        if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
+            throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
+        return Vocabulary(it->second.as_string(), path + ": " + name);
+    };
+    Vocabulary source = take_vocab("vocab.source");
+    Vocabulary target = take_vocab("vocab.target");
+    if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
+        throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
+                    std::to_string(target.size()) + " pieces, the configuration says " +
+                    std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
+    Model model{config, {}, std::move(source), std::move(target), provenance};
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        auto it = file.tensors.find(name);
+        if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
+        if (it->second.shape != shape)
+            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
+                        ", the configuration expects " + shape_to_string(shape));
+        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+        model.parameters.emplace(name, it->second.to_float());
+        file.tensors.erase(it);  // free the raw copy as we go
+    }
+    for (const auto& [name, t] : model.parameters)
+        for (float v : t.values)
+            if (!std::isfinite(v)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
+    return model;
+}
+
+}  // namespace nmt

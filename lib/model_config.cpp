@@ -1,0 +1,127 @@
+#include "model_config.h"
+
+#include "error.h"
+
+namespace nmt {
+
+namespace {
+
+template <typename Enum>
+Enum parse_choice(const std::string& what, const std::string& value,
+                  std::initializer_list<std::pair<const char*, Enum>> choices) {
+    std::string names;
+    for (const auto& [name, e] : choices) {
+        if (value == name) return e;
+        names += names.empty() ? name : std::string("|") + name;
+    }
+    throw Error("unknown " + what + " '" + value + "' (expected " + names + ")");
+}
+
+void require_range(const char* field, int value, int low, int high) {
+    if (value < low || value > high)
+        throw Error("model configuration: " + std::string(field) + " = " + std::to_string(value) +
+                    " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+}
+
+}  // namespace
+
+std::string to_string(CellType v) { return v == CellType::GRU ? "gru" : "lstm"; }
+std::string to_string(DecoderStyle v) { return v == DecoderStyle::Bahdanau ? "bahdanau" : "luong"; }
+std::string to_string(AttentionType v) {
+    switch (v) {
+        case AttentionType::Additive: return "additive";
+        case AttentionType::Dot: return "dot";
+        case AttentionType::General: return "general";
+        case AttentionType::ScaledDot: return "scaled-dot";
+    }
+    return "?";
+}
+
+CellType parse_cell(const std::string& s) {
+    return parse_choice<CellType>("cell", s, {{"gru", CellType::GRU}, {"lstm", CellType::LSTM}});
+}
+DecoderStyle parse_decoder_style(const std::string& s) {
+    return parse_choice<DecoderStyle>("decoder style", s,
+                                      {{"bahdanau", DecoderStyle::Bahdanau}, {"luong", DecoderStyle::Luong}});
+}
+AttentionType parse_attention(const std::string& s) {
+    return parse_choice<AttentionType>("attention", s,
+                                       {{"additive", AttentionType::Additive},
+                                        {"dot", AttentionType::Dot},
+                                        {"general", AttentionType::General},
+                                        {"scaled-dot", AttentionType::ScaledDot}});
+}
+
+void ModelConfig::validate() const {
+    require_range("encoder_depth", encoder_depth, 1, 16);
+    require_range("dim_emb", dim_emb, 1, 8192);
+    require_range("dim_rnn", dim_rnn, 1, 8192);
+    require_range("dim_dec", dim_dec, 1, 8192);
+    require_range("dim_attention", dim_attention, 1, 8192);
+    require_range("source_vocab_size", source_vocab_size, 4, 1 << 20);
+    require_range("target_vocab_size", target_vocab_size, 4, 1 << 20);
+    require_range("max_source_pieces", max_source_pieces, 1, 1 << 16);
+    if (attention == AttentionType::Dot && dim_dec != dim_context())
+        throw Error("model configuration: dot attention needs the decoder state size (" + std::to_string(dim_dec) +
+                    ") to equal the encoder output size 2*dim_rnn (" + std::to_string(dim_context()) +
+                    "); use --attention general or change the dimensions");
+}
+
+nlohmann::json to_json(const ModelConfig& c) {
+    return {
+        {"encoder_cell", to_string(c.encoder_cell)},
+        {"encoder_depth", c.encoder_depth},
+        {"decoder_cell", to_string(c.decoder_cell)},
+        {"decoder_style", to_string(c.decoder_style)},
+        {"attention", to_string(c.attention)},
+        {"input_feeding", c.input_feeding},
+        {"tied_embeddings", c.tied_embeddings},
+        {"dim_emb", c.dim_emb},
+        {"dim_rnn", c.dim_rnn},
+        {"dim_dec", c.dim_dec},
+        {"dim_attention", c.dim_attention},
+        {"source_vocab_size", c.source_vocab_size},
+        {"target_vocab_size", c.target_vocab_size},
+        {"max_source_pieces", c.max_source_pieces},
+        {"source_language", c.source_language},
+        {"target_language", c.target_language},
+    };
+}
+
+ModelConfig config_from_json(const nlohmann::json& j) {
+    if (!j.is_object()) throw Error("model configuration is not a JSON object");
+    auto get = [&](const char* key, auto& out) {
+        if (!j.contains(key)) throw Error(std::string("model configuration lacks '") + key + "'");
+        try {
+            j.at(key).get_to(out);
+        } catch (const nlohmann::json::exception&) {
+            throw Error(std::string("model configuration: '") + key + "' has the wrong type");
+        }
+    };
+    ModelConfig c;
+    std::string enc_cell, dec_cell, style, attention;
+    get("encoder_cell", enc_cell);
+    get("decoder_cell", dec_cell);
+    get("decoder_style", style);
+    get("attention", attention);
+    c.encoder_cell = parse_cell(enc_cell);
+    c.decoder_cell = parse_cell(dec_cell);
+    c.decoder_style = parse_decoder_style(style);
+    c.attention = parse_attention(attention);
+    get("encoder_depth", c.encoder_depth);
+    get("input_feeding", c.input_feeding);
+    get("tied_embeddings", c.tied_embeddings);
+    get("dim_emb", c.dim_emb);
+    get("dim_rnn", c.dim_rnn);
+    get("dim_dec", c.dim_dec);
+    get("dim_attention", c.dim_attention);
+    get("source_vocab_size", c.source_vocab_size);
+    get("target_vocab_size", c.target_vocab_size);
+    get("max_source_pieces", c.max_source_pieces);
+    get("source_language", c.source_language);
+    get("target_language", c.target_language);
+    c.validate();
+    return c;
+}
+
+}  // namespace nmt

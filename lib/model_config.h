@@ -1,0 +1,52 @@
+// The architecture of a model: every choice the equations in MODEL.md leave
+// open. Stored as JSON in the model file's metadata so a file describes itself.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace nmt {
+
+enum class CellType { GRU, LSTM };
+enum class DecoderStyle { Bahdanau, Luong };
+enum class AttentionType { Additive, Dot, General, ScaledDot };
+
+struct ModelConfig {
+    CellType encoder_cell = CellType::GRU;
+    int encoder_depth = 2;  // layer 1 bidirectional, the rest left-to-right
+    CellType decoder_cell = CellType::GRU;
+    DecoderStyle decoder_style = DecoderStyle::Bahdanau;
+    AttentionType attention = AttentionType::Additive;
+    bool input_feeding = true;  // Luong style only: feed the previous attentional state to the RNN
+    bool tied_embeddings = false;  // the output projection reuses the target embedding table
+    int dim_emb = 256;
+    int dim_rnn = 256;   // encoder state per direction
+    int dim_dec = 512;   // decoder state
+    int dim_attention = 256;  // additive attention's hidden size
+    int source_vocab_size = 0;
+    int target_vocab_size = 0;
+    int max_source_pieces = 256;  // longer inputs are cropped with a warning
+    std::string source_language;  // ISO code, informative ("en")
+    std::string target_language;
+
+    int dim_context() const { return 2 * dim_rnn; }  // encoder output: [→h; ←h] (deeper layers keep 2·d)
+    int dim_output() const { return dim_emb; }       // deep output size, = d_emb so it can be tied
+    int gates(CellType cell) const { return cell == CellType::GRU ? 3 : 4; }
+
+    // Throws nmt::Error naming the field when a value is out of range or the
+    // combination cannot work (dot attention with mismatched sizes).
+    void validate() const;
+};
+
+std::string to_string(CellType v);
+std::string to_string(DecoderStyle v);
+std::string to_string(AttentionType v);
+CellType parse_cell(const std::string& s);
+DecoderStyle parse_decoder_style(const std::string& s);
+AttentionType parse_attention(const std::string& s);
+
+nlohmann::json to_json(const ModelConfig& config);
+ModelConfig config_from_json(const nlohmann::json& json);  // throws nmt::Error on a missing or bad field
+
+}  // namespace nmt

@@ -1,0 +1,96 @@
+#include "translation_stream.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "alignment_output.h"
+#include "alignment_svg.h"
+#include "error.h"
+
+namespace nmt {
+
+namespace {
+
+void write_line(std::FILE* out, const std::string& line) {
+    std::fwrite(line.data(), 1, line.size(), out);
+    std::fputc('\n', out);
+}
+
+void write_result(std::FILE* out, OutputFormat format, int64_t index, const TranslationResult& r,
+                  const std::string& source) {
+    switch (format) {
+        case OutputFormat::Text:
+            write_line(out, r.hypotheses.empty() ? "" : r.hypotheses[0].translation);
+            break;
+        case OutputFormat::NBest:
+            if (r.hypotheses.empty()) write_line(out, nbest_line(index, Hypothesis{}));
+            for (const auto& h : r.hypotheses) write_line(out, nbest_line(index, h));
+            break;
+        case OutputFormat::JsonLines:
+            write_line(out, alignment_json(index, r, source).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+            break;
+    }
+}
+
+void write_svg(const std::string& directory, int64_t index, const TranslationResult& r) {
+    if (r.hypotheses.empty()) return;
+    const auto& h = r.hypotheses[0];
+    const WordAttention words = word_attention(r.source_pieces, h.target_pieces, h.attention);
+    char name[32];
+    std::snprintf(name, sizeof name, "%06lld.svg", static_cast<long long>(index + 1));
+    const auto path = std::filesystem::path(directory) / name;
+    std::ofstream file(path);
+    file << alignment_svg(word_texts(words.source), word_texts(words.target), words.weights,
+                          "line " + std::to_string(index + 1) + ": " + h.translation);
+    if (!file) throw Error(path.string() + ": cannot write");
+}
+
+}  // namespace
+
+StreamStats translate_stream(Translator& translator, LineReader& input, std::FILE* output,
+                             const StreamOptions& options) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!options.svg_directory.empty()) std::filesystem::create_directories(options.svg_directory);
+    StreamStats stats;
+    std::vector<std::string> lines, warnings;
+    std::string line;
+    bool more = true;
+    while (more) {
+        lines.clear();
+        warnings.clear();
+        const int64_t first = stats.lines + 1;
+        // Take one line (waiting if need be), then only what is already there.
+        while (static_cast<int>(lines.size()) < options.max_chunk_lines) {
+            if (!lines.empty() && !input.more_available_without_blocking()) break;
+            if (!input.next_line(line)) {
+                more = false;
+                break;
+            }
+            lines.push_back(clean_line(std::move(line), first + lines.size(), &warnings));
+        }
+        if (lines.empty()) break;
+        const auto results = translator.translate(lines, options.translate, &warnings, first);
+        for (size_t i = 0; i < results.size(); ++i) {
+            const int64_t index = first - 1 + i;
+            write_result(output, options.format, index, results[i], lines[i]);
+            if (options.alignments) write_result(options.alignments, OutputFormat::JsonLines, index, results[i], lines[i]);
+            if (!options.svg_directory.empty()) write_svg(options.svg_directory, index, results[i]);
+            if (!results[i].hypotheses.empty()) stats.target_tokens += results[i].hypotheses[0].target_pieces.size();
+        }
+        std::fflush(output);
+        if (options.alignments) std::fflush(options.alignments);
+        if (options.warnings)
+            for (const auto& w : warnings) std::fprintf(stderr, "nmt: warning: %s\n", w.c_str());
+        stats.lines += lines.size();
+        if (options.progress) {
+            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            std::fprintf(stderr, "\r%lld lines, %.1f lines/s", static_cast<long long>(stats.lines), stats.lines / s);
+        }
+    }
+    if (options.progress) std::fprintf(stderr, "\n");
+    stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+}  // namespace nmt

@@ -1,0 +1,36 @@
+// The translate loop: lines in, exactly one output per line out, in order.
+// It translates whatever input is already waiting as one chunk (a file or a
+// full pipe batches for throughput) but never waits for more than one line
+// (a line typed into a pipe is answered at once), and flushes after each chunk.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "text_input.h"
+#include "translator.h"
+
+namespace nmt {
+
+enum class OutputFormat { Text, NBest, JsonLines };
+
+struct StreamOptions {
+    TranslateOptions translate;
+    OutputFormat format = OutputFormat::Text;
+    std::FILE* alignments = nullptr;  // JSON Lines of alignment objects, when wanted
+    std::string svg_directory;        // one heatmap per non-empty line, when wanted
+    bool warnings = true;             // repaired/cropped lines reported on stderr
+    bool progress = false;            // a progress line on stderr (for files on a terminal)
+    int max_chunk_lines = 512;
+};
+
+struct StreamStats {
+    int64_t lines = 0;
+    int64_t target_tokens = 0;
+    double seconds = 0;
+};
+
+StreamStats translate_stream(Translator& translator, LineReader& input, std::FILE* output,
+                             const StreamOptions& options);
+
+}  // namespace nmt

@@ -1,0 +1,77 @@
+#include "translator.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "decoder_steps.h"
+
+namespace nmt {
+
+Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}
+
+std::vector<int> Translator::source_ids(const std::string& line, int64_t line_number,
+                                        std::vector<std::string>* warnings) const {
+    std::vector<int> ids = model_.source_vocab.encode(line);
+    const size_t limit = model_.config.max_source_pieces - 1;  // room for EOS
+    if (ids.size() > limit) {
+        if (warnings)
+            warnings->push_back("line " + std::to_string(line_number) + ": " + std::to_string(ids.size()) +
+                                " pieces, cropped to the model's limit of " + std::to_string(limit));
+        ids.resize(limit);
+    }
+    if (!ids.empty()) ids.push_back(model_.source_vocab.eos_id());
+    return ids;
+}
+
+std::vector<TranslationResult> Translator::translate(const std::vector<std::string>& lines,
+                                                     const TranslateOptions& options,
+                                                     std::vector<std::string>* warnings, int64_t first_line) {
+    std::vector<TranslationResult> results(lines.size());
+    std::vector<std::vector<int>> ids(lines.size());
+    std::vector<size_t> order;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        ids[i] = source_ids(lines[i], first_line + i, warnings);
+        if (!ids[i].empty()) order.push_back(i);  // an empty line has an empty translation
+    }
+    // Longest first, so each batch pads little and the slowest batch starts early.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].size() > ids[b].size(); });
+    const size_t batch_size = std::max(1, options.batch_size);
+    for (size_t begin = 0; begin < order.size(); begin += batch_size) {
+        const size_t end = std::min(order.size(), begin + batch_size);
+        std::vector<std::vector<int>> sources;
+        std::vector<TranslationResult*> slots;
+        for (size_t k = begin; k < end; ++k) {
+            sources.push_back(ids[order[k]]);
+            slots.push_back(&results[order[k]]);
+        }
+        translate_batch(sources, options, slots);
+    }
+    return results;
+}
+
+void Translator::translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
+                                 std::vector<TranslationResult*>& results) {
+    const EncodedBatch batch = encoder_.encode(sources);
+    DecoderSteps steps(decoder_, batch);
+    const Vocabulary& sv = model_.source_vocab;
+    const Vocabulary& tv = model_.target_vocab;
+    auto found = beam_search(steps, batch.lengths, tv.bos_id(), tv.eos_id(), options.search);
+    for (size_t s = 0; s < sources.size(); ++s) {
+        TranslationResult& r = *results[s];
+        for (size_t j = 0; j + 1 < sources[s].size(); ++j) r.source_pieces.push_back(sv.piece(sources[s][j]));
+        r.source_pieces.push_back(kEndToken);
+        for (auto& h : found[s]) {
+            Hypothesis out;
+            out.target_ids = h.tokens;
+            for (int id : h.tokens) out.target_pieces.push_back(tv.piece(id));
+            if (h.ended_with_eos) out.target_pieces.push_back(kEndToken);
+            out.translation = tv.decode(h.tokens);
+            out.score = h.score;
+            out.normalized_score = h.normalized_score;
+            out.attention = std::move(h.attention);
+            r.hypotheses.push_back(std::move(out));
+        }
+    }
+}
+
+}  // namespace nmt

@@ -1,0 +1,41 @@
+// Text in, TranslationResults out: SentencePiece encoding, cropping to the
+// model's limit, length-sorted batches, encoder, beam search, decoding back
+// to text. Results come back in input order whatever the batching.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "beam_search.h"
+#include "decoder.h"
+#include "encoder.h"
+#include "model.h"
+#include "translation_result.h"
+
+namespace nmt {
+
+struct TranslateOptions {
+    SearchOptions search;
+    int batch_size = 32;  // sentences per batch (each becomes beam_size rows)
+};
+
+class Translator {
+public:
+    explicit Translator(const Model& model);
+
+    // `first_line` numbers the lines in warnings ("line 7: ...").
+    std::vector<TranslationResult> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
+                                             std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
+
+    const Model& model() const { return model_; }
+
+private:
+    std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
+    void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
+                         std::vector<TranslationResult*>& results);
+
+    const Model& model_;
+    Encoder encoder_;
+    Decoder decoder_;
+};
+
+}  // namespace nmt

@@ -1,0 +1,50 @@
+#include "vocabulary.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <sentencepiece_processor.h>
+
+#include "error.h"
+
+namespace nmt {
+
+Vocabulary::Vocabulary(const std::string& serialized_model, const std::string& origin)
+    : serialized_(serialized_model), processor_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
+    const auto status = processor_->LoadFromSerializedProto(serialized_);
+    if (!status.ok()) throw Error(origin + ": not a SentencePiece model (" + status.ToString() + ")");
+    bos_ = processor_->bos_id();
+    eos_ = processor_->eos_id();
+    if (bos_ < 0 || eos_ < 0)
+        throw Error(origin + ": the SentencePiece model has no BOS or EOS piece; train it with `nmt vocab`");
+}
+
+Vocabulary::~Vocabulary() = default;
+Vocabulary::Vocabulary(Vocabulary&&) noexcept = default;
+
+std::string Vocabulary::read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path + ": cannot open SentencePiece model");
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    Vocabulary check(bytes.str(), path);
+    return check.serialized();
+}
+
+int Vocabulary::size() const { return processor_->GetPieceSize(); }
+
+std::vector<int> Vocabulary::encode(const std::string& text) const {
+    std::vector<int> ids;
+    processor_->Encode(text, &ids);
+    return ids;
+}
+
+std::string Vocabulary::decode(const std::vector<int>& ids) const {
+    std::string text;
+    processor_->Decode(ids, &text);
+    return text;
+}
+
+std::string Vocabulary::piece(int id) const { return processor_->IdToPiece(id); }
+
+}  // namespace nmt

@@ -1,0 +1,37 @@
+// A SentencePiece model, loaded from the bytes embedded in the model file.
+// Ids are SentencePiece's own; the engine needs BOS (decoder start) and EOS.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sentencepiece {
+class SentencePieceProcessor;
+}
+
+namespace nmt {
+
+class Vocabulary {
+public:
+    // `origin` names where the bytes came from, for error messages.
+    Vocabulary(const std::string& serialized_model, const std::string& origin);
+    ~Vocabulary();
+    Vocabulary(Vocabulary&&) noexcept;
+
+    static std::string read_file(const std::string& path);  // bytes of a .model file, checked loadable
+
+    int size() const;
+    int bos_id() const { return bos_; }
+    int eos_id() const { return eos_; }
+    std::vector<int> encode(const std::string& text) const;
+    std::string decode(const std::vector<int>& ids) const;
+    std::string piece(int id) const;
+    const std::string& serialized() const { return serialized_; }
+
+private:
+    std::string serialized_;
+    std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
+    int bos_ = -1, eos_ = -1;
+};
+
+}  // namespace nmt

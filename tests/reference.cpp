@@ -1,0 +1,200 @@
+#include "reference.h"
+
+#include <cmath>
+
+namespace nmt::reference {
+
+namespace {
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+Vec concat(std::initializer_list<Vec> parts) {
+    Vec out;
+    for (const auto& p : parts) out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+Vec row_of(const Tensor& t, int64_t r) { return Vec(t.row(r), t.row(r) + t.cols()); }
+
+Vec tanh_of(Vec v) {
+    for (auto& x : v) x = std::tanh(x);
+    return v;
+}
+
+Vec log_softmax(Vec v) {
+    double max = v[0];
+    for (float x : v) max = std::max<double>(max, x);
+    double sum = 0;
+    for (float x : v) sum += std::exp(x - max);
+    for (auto& x : v) x = static_cast<float>(x - max - std::log(sum));
+    return v;
+}
+
+}  // namespace
+
+Vec linear(const Vec& x, const Tensor& W, const Tensor* b) {
+    const int64_t in = W.shape[0], out = W.cols();
+    Vec y(out, 0.0f);
+    for (int64_t o = 0; o < out; ++o) {
+        double sum = b ? (*b)[o] : 0.0;
+        for (int64_t i = 0; i < in; ++i) sum += double(x[i]) * W[i * out + o];
+        y[o] = static_cast<float>(sum);
+    }
+    return y;
+}
+
+Vec linear_t(const Vec& x, const Tensor& W) {
+    const int64_t out = W.shape[0], in = W.cols();
+    Vec y(out, 0.0f);
+    for (int64_t o = 0; o < out; ++o) {
+        double sum = 0;
+        for (int64_t i = 0; i < in; ++i) sum += double(x[i]) * W[o * in + i];
+        y[o] = static_cast<float>(sum);
+    }
+    return y;
+}
+
+Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const Vec& x, const Vec& h, Vec& c) {
+    const int64_t H = U.shape[0];
+    const Vec gx = linear(x, W, &b);
+    if (type == CellType::GRU) {
+        // u = σ(W_u x + U_u h + b_u), r = σ(...), o = tanh(W_o x + U_o (r∘h) + b_o), h' = u∘h + (1−u)∘o
+        const Vec gh = linear(h, U);
+        Vec u(H), r(H), rh(H);
+        for (int64_t k = 0; k < H; ++k) {
+            u[k] = sigmoid(gx[k] + gh[k]);
+            r[k] = sigmoid(gx[H + k] + gh[H + k]);
+            rh[k] = r[k] * h[k];
+        }
+        const Vec grh = linear(rh, U);
+        Vec out(H);
+        for (int64_t k = 0; k < H; ++k) {
+            const float o = std::tanh(gx[2 * H + k] + grh[2 * H + k]);
+            out[k] = u[k] * h[k] + (1 - u[k]) * o;
+        }
+        return out;
+    }
+    const Vec gh = linear(h, U);
+    Vec out(H);
+    for (int64_t k = 0; k < H; ++k) {
+        const float i = sigmoid(gx[k] + gh[k]);
+        const float f = sigmoid(gx[H + k] + gh[H + k]);
+        const float g = std::tanh(gx[2 * H + k] + gh[2 * H + k]);
+        const float o = sigmoid(gx[3 * H + k] + gh[3 * H + k]);
+        c[k] = f * c[k] + i * g;
+        out[k] = o * std::tanh(c[k]);
+    }
+    return out;
+}
+
+Mat encode(const Model& model, const std::vector<int>& ids) {
+    const auto& cfg = model.config;
+    const int64_t n = ids.size(), H = cfg.dim_rnn, C = cfg.dim_context();
+    const Tensor& emb = model.param("source.embeddings");
+    auto run = [&](const std::string& prefix, const Mat& inputs, bool backwards) {
+        const Tensor& W = model.param(prefix + ".W");
+        const int64_t size = model.param(prefix + ".U").shape[0];
+        Vec h(size, 0.0f), c(size, 0.0f);
+        Mat out(inputs.size());
+        for (int64_t s = 0; s < int64_t(inputs.size()); ++s) {
+            const int64_t j = backwards ? inputs.size() - 1 - s : s;
+            h = cell(cfg.encoder_cell, W, model.param(prefix + ".U"), model.param(prefix + ".b"), inputs[j], h, c);
+            out[j] = h;
+        }
+        return out;
+    };
+    Mat embedded;
+    for (int id : ids) embedded.push_back(row_of(emb, id));
+    const Mat fwd = run("encoder.0.forward", embedded, false);
+    const Mat bwd = run("encoder.0.backward", embedded, true);
+    Mat layer(n);
+    for (int64_t j = 0; j < n; ++j) layer[j] = concat({fwd[j], bwd[j]});
+    for (int l = 1; l < cfg.encoder_depth; ++l) {
+        Mat next = run("encoder." + std::to_string(l), layer, false);
+        if (l >= 2)
+            for (int64_t j = 0; j < n; ++j)
+                for (int64_t k = 0; k < C; ++k) next[j][k] += layer[j][k];
+        layer = next;
+    }
+    (void)H;
+    return layer;
+}
+
+Vec initial_state(const Model& model, const Mat& states) {
+    Vec mean(states[0].size(), 0.0f);
+    for (const auto& h : states)
+        for (size_t k = 0; k < h.size(); ++k) mean[k] += h[k] / states.size();
+    return tanh_of(linear(mean, model.param("decoder.init.W"), &model.param("decoder.init.b")));
+}
+
+Vec attention_weights(const Model& model, const Mat& states, const Vec& q) {
+    const auto& cfg = model.config;
+    Vec scores(states.size());
+    for (size_t j = 0; j < states.size(); ++j) {
+        const Vec& h = states[j];
+        double s = 0;
+        switch (cfg.attention) {
+            case AttentionType::Additive: {
+                const Vec a = linear(q, model.param("attention.Wq"));
+                const Vec k = linear(h, model.param("attention.Wk"), &model.param("attention.b"));
+                const Tensor& v = model.param("attention.v");
+                for (size_t i = 0; i < a.size(); ++i) s += v[i] * std::tanh(a[i] + k[i]);
+                break;
+            }
+            case AttentionType::Dot:
+                for (size_t i = 0; i < q.size(); ++i) s += q[i] * h[i];
+                break;
+            case AttentionType::General:
+            case AttentionType::ScaledDot: {
+                const Vec Wh = model.has("attention.Wa") ? linear_t(h, model.param("attention.Wa")) : h;  // W_a h
+                for (size_t i = 0; i < q.size(); ++i) s += q[i] * Wh[i];
+                if (cfg.attention == AttentionType::ScaledDot) s /= std::sqrt(double(q.size()));
+                break;
+            }
+        }
+        scores[j] = static_cast<float>(s);
+    }
+    Vec w = log_softmax(scores);
+    for (auto& x : w) x = std::exp(x);
+    return w;
+}
+
+Vec context(const Mat& states, const Vec& weights) {
+    Vec c(states[0].size(), 0.0f);
+    for (size_t j = 0; j < states.size(); ++j)
+        for (size_t k = 0; k < c.size(); ++k) c[k] += weights[j] * states[j][k];
+    return c;
+}
+
+Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention) {
+    const auto& cfg = model.config;
+    const Vec y = row_of(model.param("target.embeddings"), previous_token);
+    const Tensor& W = model.param("decoder.rnn.W");
+    const Tensor& U = model.param("decoder.rnn.U");
+    const Tensor& b = model.param("decoder.rnn.b");
+    if (row.cell.empty()) row.cell.assign(cfg.dim_dec, 0.0f);
+    Vec out;
+    if (cfg.decoder_style == DecoderStyle::Bahdanau) {
+        attention = attention_weights(model, states, row.hidden);
+        const Vec c = context(states, attention);
+        row.hidden = cell(cfg.decoder_cell, W, U, b, concat({y, c}), row.hidden, row.cell);
+        out = tanh_of(linear(concat({row.hidden, c, y}), model.param("decoder.output.W"),
+                             &model.param("decoder.output.b")));
+    } else {
+        if (row.feed.empty()) row.feed.assign(cfg.dim_emb, 0.0f);
+        const Vec x = cfg.input_feeding ? concat({y, row.feed}) : y;
+        row.hidden = cell(cfg.decoder_cell, W, U, b, x, row.hidden, row.cell);
+        attention = attention_weights(model, states, row.hidden);
+        const Vec c = context(states, attention);
+        out = tanh_of(linear(concat({c, row.hidden}), model.param("decoder.output.W"),
+                             &model.param("decoder.output.b")));
+        row.feed = out;
+    }
+    Vec logits = cfg.tied_embeddings ? linear_t(out, model.param("target.embeddings"))
+                                     : linear(out, model.param("decoder.vocab.W"));
+    const Tensor& vb = model.param("decoder.vocab.b");
+    for (size_t v = 0; v < logits.size(); ++v) logits[v] += vb[v];
+    return log_softmax(logits);
+}
+
+}  // namespace nmt::reference

@@ -1,0 +1,58 @@
+// The oneDNN RNN layers and the batched, padded encoder against the plain-loop reference.
+#include <doctest/doctest.h>
+
+#include "encoder.h"
+#include "onednn_rnn.h"
+#include "reference.h"
+#include "random.h"
+#include "test_support.h"
+
+using namespace nmt;
+using nmt::testing::close;
+
+TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and LSTM)") {
+    for (CellType cell : {CellType::GRU, CellType::LSTM}) {
+        const int64_t I = 5, H = 7, G = cell == CellType::GRU ? 3 : 4, T = 6, N = 3;
+        Tensor W({I, G * H}), U({H, G * H}), b({G * H});
+        W.values = testing::random_vector(W.size(), 1);
+        U.values = testing::random_vector(U.size(), 2);
+        b.values = testing::random_vector(b.size(), 3);
+        const auto input = testing::random_vector(T * N * I, 4);
+        std::vector<float> output(T * N * H);
+        OnednnRnnLayer layer(cell, W, U, b);
+        layer.forward(input.data(), T, N, output.data());
+        for (int64_t n = 0; n < N; ++n) {
+            reference::Vec h(H, 0.0f), c(H, 0.0f);
+            for (int64_t t = 0; t < T; ++t) {
+                reference::Vec x(input.begin() + (t * N + n) * I, input.begin() + (t * N + n + 1) * I);
+                h = reference::cell(cell, W, U, b, x, h, c);
+                for (int64_t k = 0; k < H; ++k) REQUIRE(close(output[(t * N + n) * H + k], h[k]));
+            }
+        }
+    }
+}
+
+TEST_CASE("encoder: batched and padded encoding equals one sentence at a time, for every architecture") {
+    for (const auto& config : testing::all_architectures()) {
+        CAPTURE(testing::describe(config));
+        Model model = testing::random_model(config, 11);
+        Encoder encoder(model);
+        Random random(3);
+        std::vector<std::vector<int>> sentences;
+        for (int len : {5, 1, 9, 3}) {  // lengths include EOS; padded to 9 in the batch
+            std::vector<int> ids;
+            for (int i = 0; i + 1 < len; ++i) ids.push_back(3 + random.below(model.config.source_vocab_size - 3));
+            ids.push_back(model.source_vocab.eos_id());
+            sentences.push_back(ids);
+        }
+        const EncodedBatch batch = encoder.encode(sentences);
+        REQUIRE(batch.max_length == 9);
+        for (size_t s = 0; s < sentences.size(); ++s) {
+            const auto states = reference::encode(model, sentences[s]);
+            for (size_t j = 0; j < states.size(); ++j)
+                for (size_t k = 0; k < states[j].size(); ++k) REQUIRE(close(batch.state(s, j)[k], states[j][k]));
+            const auto init = reference::initial_state(model, states);
+            for (size_t k = 0; k < init.size(); ++k) REQUIRE(close(batch.init_state.row(s)[k], init[k]));
+        }
+    }
+}

@@ -1,0 +1,94 @@
+// Model files: round trip in every storage type, and refusal of anything that does not fit.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <unistd.h>
+
+#include "error.h"
+#include "test_support.h"
+
+using namespace nmt;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_path(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("nmt_test_model_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("model io: save and load round trip keeps configuration, weights and vocabularies") {
+    auto config = testing::small_config(CellType::LSTM, CellType::GRU, DecoderStyle::Luong, AttentionType::General);
+    config.source_language = "en";
+    config.target_language = "fr";
+    Model model = testing::random_model(config, 81);
+    model.provenance = {{"seed", 81}};
+    for (DType storage : {DType::F32, DType::F16, DType::BF16}) {
+        const auto path = temp_path("model.nmt").string();
+        save_model(path, model, storage);
+        Model loaded = load_model(path);
+        CHECK(to_json(loaded.config) == to_json(model.config));
+        CHECK(loaded.provenance == model.provenance);
+        CHECK(loaded.source_vocab.serialized() == model.source_vocab.serialized());
+        const float tolerance = storage == DType::F32 ? 0.0f : storage == DType::F16 ? 1e-3f : 8e-3f;
+        for (const auto& [name, t] : model.parameters) {
+            const Tensor& u = loaded.param(name);
+            REQUIRE(u.shape == t.shape);
+            for (int64_t i = 0; i < t.size(); ++i) REQUIRE(std::fabs(u[i] - t[i]) <= tolerance * std::max(1.0f, std::fabs(t[i])));
+        }
+    }
+}
+
+TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refused with the file named") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 91);
+    const auto path = temp_path("broken.nmt").string();
+
+    Model wrong_shape = testing::random_model(model.config, 91);
+    wrong_shape.parameters["decoder.init.W"] = Tensor({3, 3});
+    save_model(path, wrong_shape);
+    auto message = error_of([&] { load_model(path); });
+    CHECK(message.find(path) != std::string::npos);
+    CHECK(message.find("decoder.init.W has shape [3,3]") != std::string::npos);
+
+    Model missing = testing::random_model(model.config, 91);
+    missing.parameters.erase("attention.v");
+    save_model(path, missing);
+    CHECK(error_of([&] { load_model(path); }).find("missing tensor attention.v") != std::string::npos);
+
+    std::ofstream(path) << "this is not a model";
+    message = error_of([&] { load_model(path); });
+    CHECK(message.find(path) != std::string::npos);
+
+    CHECK(error_of([&] { load_model(path + ".does-not-exist"); }).find("does-not-exist") != std::string::npos);
+}
+
+TEST_CASE("model io: every truncation of a model file is refused, never crashes") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 92);
+    const auto path = temp_path("whole.nmt").string();
+    save_model(path, model);
+    const auto size = fs::file_size(path);
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    const auto cut = temp_path("cut.nmt").string();
+    for (size_t length : {size_t(0), size_t(4), size_t(8), size_t(100), size / 2, size - 1}) {
+        std::ofstream(cut, std::ios::binary).write(bytes.data(), length);
+        CAPTURE(length);
+        CHECK(error_of([&] { load_model(cut); }).find(cut) != std::string::npos);
+    }
+}

@@ -1,0 +1,96 @@
+// Whole-sentence translation: batching invariance, n-best lists, alignments, odd input.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <set>
+
+#include "random.h"
+#include "test_support.h"
+#include "translator.h"
+
+using namespace nmt;
+
+namespace {
+
+std::vector<std::string> sample_lines() {
+    const char* words[] = {"the", "cat", "sat", "on", "mat", "a", "dog", "runs", "in", "park", "bird", "sings"};
+    Random random(9);
+    std::vector<std::string> lines;
+    for (int i = 0; i < 23; ++i) {
+        std::string line;
+        const int n = i % 7 == 3 ? 0 : 1 + random.below(10);  // some empty lines
+        for (int w = 0; w < n; ++w) line += (w ? " " : "") + std::string(words[random.below(12)]);
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+}  // namespace
+
+TEST_CASE("translator: batched translation equals one-by-one, for every architecture") {
+    const auto lines = sample_lines();
+    for (const auto& config : testing::all_architectures()) {
+        CAPTURE(testing::describe(config));
+        Model model = testing::random_model(config, 51);
+        Translator translator(model);
+        TranslateOptions options;
+        options.search.beam_size = 3;
+        options.search.n_best = 2;
+        options.batch_size = 32;
+        const auto batched = translator.translate(lines, options);
+        options.batch_size = 1;
+        const auto single = translator.translate(lines, options);
+        REQUIRE(batched.size() == lines.size());
+        for (size_t i = 0; i < lines.size(); ++i) {
+            REQUIRE(batched[i].hypotheses.size() == single[i].hypotheses.size());
+            CHECK(batched[i].hypotheses.empty() == lines[i].empty());
+            for (size_t k = 0; k < batched[i].hypotheses.size(); ++k) {
+                CHECK(batched[i].hypotheses[k].target_ids == single[i].hypotheses[k].target_ids);
+                CHECK(testing::close(batched[i].hypotheses[k].score, single[i].hypotheses[k].score));
+            }
+        }
+    }
+}
+
+TEST_CASE("translator: n-best lists are sorted and distinct; alignment rows sum to one over real positions") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 61);
+    Translator translator(model);
+    TranslateOptions options;
+    options.search.beam_size = 6;
+    options.search.n_best = 6;
+    const auto results = translator.translate(sample_lines(), options);
+    for (const auto& r : results) {
+        std::set<std::vector<int>> seen;
+        for (size_t k = 0; k < r.hypotheses.size(); ++k) {
+            const auto& h = r.hypotheses[k];
+            CHECK(seen.insert(h.target_ids).second);
+            if (k) CHECK(h.normalized_score <= r.hypotheses[k - 1].normalized_score);
+            REQUIRE(h.attention.size() == h.target_pieces.size());
+            for (const auto& row : h.attention) {
+                REQUIRE(row.size() == r.source_pieces.size());
+                double sum = 0;
+                for (float a : row) sum += a;
+                CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+            }
+        }
+    }
+}
+
+TEST_CASE("translator: over-long input is cropped with a warning, never dropped") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::LSTM, CellType::GRU, DecoderStyle::Luong, AttentionType::Dot), 71);
+    Translator translator(model);
+    std::string line;
+    for (int i = 0; i < 5000; ++i) line += "cat ";
+    std::vector<std::string> warnings;
+    TranslateOptions options;
+    options.search.beam_size = 2;
+    const auto results = translator.translate({"", line, "dog"}, options, &warnings, 10);
+    REQUIRE(results.size() == 3);
+    CHECK(results[0].hypotheses.empty());
+    CHECK(results[1].source_pieces.size() == size_t(model.config.max_source_pieces));
+    CHECK(!results[2].hypotheses.empty());
+    REQUIRE(warnings.size() == 1);
+    CHECK(warnings[0].rfind("line 11:", 0) == 0);
+}
