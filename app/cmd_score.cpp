@@ -1,0 +1,258 @@
+// nmt score: corpus (or per-sentence) BLEU and chrF, printed the way
+// sacreBLEU prints them so that numbers and signatures can be compared with
+// published ones.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "bleu.h"
+#include "chrf.h"
+#include "commands.h"
+#include "error.h"
+#include "score_tokenizers.h"
+
+namespace nmt::app {
+
+namespace {
+
+struct ScoreOptions {
+    std::vector<std::string> references;
+    std::string input = "-";
+    bool lowercase = false;
+    std::string tokenize = "13a";
+    std::vector<std::string> metrics = {"bleu", "chrf"};
+    bool sentence = false;
+    bool json = false;
+    bool score_only = false;
+    int width = 1;
+};
+
+// One metric's result, in the pieces sacreBLEU's Score.format() assembles.
+struct ScoreLine {
+    std::string name;  // "BLEU", "chrF2"
+    double score = 0;
+    std::string signature;
+    std::string verbose;  // BLEU only
+};
+
+std::string display_name(const std::string& path) { return path == "-" ? "stdin" : path; }
+
+// Lines as sacreBLEU reads them: split on '\n' only, trailing whitespace
+// (so a CRLF's '\r' too) stripped with Python's rstrip(), UTF-8 checked
+// here so that an error can name the file and line.
+std::vector<std::string> read_lines(const std::string& path) {
+    std::string text;
+    if (path == "-") {
+        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+    } else {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw Error(path + ": cannot open for reading");
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (in.bad()) throw Error(path + ": read failed");
+    }
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string where = display_name(path) + ": line " + std::to_string(lines.size() + 1);
+        lines.push_back(u32_to_utf8(python_rstrip(utf8_to_u32(text.substr(start, end - start), where))));
+        start = end + 1;
+    }
+    return lines;
+}
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// "BLEU|nrefs:1|...|version:2.4.0 = 20.8 54.4/26.6/14.9/8.7 (BP = ...)"
+std::string format_text(const ScoreLine& line, const ScoreOptions& options) {
+    std::string score = fixed(line.score, options.width);
+    if (options.score_only) return score;
+    std::string text = line.name + "|" + line.signature + " = " + score;
+    if (!line.verbose.empty()) text += " " + line.verbose;
+    return text;
+}
+
+// sacreBLEU's JSON object: name, score (rounded to the printed width),
+// signature, verbose_score when there is one, then each signature field.
+nlohmann::ordered_json to_json(const ScoreLine& line, const ScoreOptions& options) {
+    nlohmann::ordered_json out;
+    out["name"] = line.name;
+    out["score"] = std::stod(fixed(line.score, options.width));
+    out["signature"] = line.signature;
+    if (!line.verbose.empty()) out["verbose_score"] = line.verbose;
+    std::istringstream fields(line.signature);
+    for (std::string field; std::getline(fields, field, '|');) {
+        size_t colon = field.find(':');
+        out[field.substr(0, colon)] = field.substr(colon + 1);
+    }
+    return out;
+}
+
+// Several text results are right-aligned on their " = ", as sacreBLEU does.
+void print_aligned(const std::vector<std::string>& lines) {
+    size_t width = 0;
+    for (const auto& line : lines) {
+        size_t eq = line.find('=');
+        if (eq != std::string::npos) width = std::max(width, eq - 1);
+    }
+    for (const auto& line : lines) {
+        size_t eq = line.find('=');
+        if (eq == std::string::npos || lines.size() == 1) {
+            std::cout << line << "\n";
+            continue;
+        }
+        std::cout << std::string(width - (eq - 1), ' ') << line << "\n";
+    }
+}
+
+void print_corpus(const std::vector<ScoreLine>& results, const ScoreOptions& options) {
+    if (!options.json) {
+        std::vector<std::string> lines;
+        for (const auto& result : results) lines.push_back(format_text(result, options));
+        print_aligned(lines);
+        return;
+    }
+    // sacreBLEU: json.dumps(indent=1) per metric (with --score-only, just
+    // the number), wrapped in a bare list when there are several.
+    std::vector<std::string> objects;
+    for (const auto& result : results)
+        objects.push_back(options.score_only ? fixed(result.score, options.width) : to_json(result, options).dump(1));
+    if (objects.size() == 1) {
+        std::cout << objects[0] << "\n";
+        return;
+    }
+    std::cout << "[\n";
+    for (size_t i = 0; i < objects.size(); ++i) std::cout << objects[i] << (i + 1 < objects.size() ? ",\n" : "\n");
+    std::cout << "]\n";
+}
+
+// One output line per input line: metrics separated by a tab, or with
+// --json one compact object (an array when several metrics are asked for).
+void print_sentence(const std::vector<ScoreLine>& results, const ScoreOptions& options) {
+    if (options.json) {
+        auto item = [&](const ScoreLine& result) {
+            return options.score_only ? nlohmann::ordered_json(std::stod(fixed(result.score, options.width)))
+                                      : to_json(result, options);
+        };
+        if (results.size() == 1) {
+            std::cout << item(results[0]).dump() << "\n";
+            return;
+        }
+        auto array = nlohmann::ordered_json::array();
+        for (const auto& result : results) array.push_back(item(result));
+        std::cout << array.dump() << "\n";
+        return;
+    }
+    for (size_t i = 0; i < results.size(); ++i) std::cout << (i ? "\t" : "") << format_text(results[i], options);
+    std::cout << "\n";
+}
+
+struct Metrics {
+    bool bleu = false;
+    bool chrf = false;
+};
+
+Metrics parse_metrics(const std::vector<std::string>& names) {
+    Metrics metrics;
+    for (const auto& name : names) {
+        if (name == "bleu")
+            metrics.bleu = true;
+        else if (name == "chrf")
+            metrics.chrf = true;
+        else
+            throw Error("--metrics: unknown metric '" + name + "' (expected bleu, chrf or both)");
+    }
+    if (!metrics.bleu && !metrics.chrf) throw Error("--metrics: name at least one of bleu, chrf");
+    return metrics;
+}
+
+void run_score(const ScoreOptions& options) {
+    const Metrics metrics = parse_metrics(options.metrics);
+    BleuOptions bleu;
+    bleu.lowercase = options.lowercase;
+    bleu.tokenizer = parse_bleu_tokenizer(options.tokenize);
+    bleu.effective_order = options.sentence;  // as sacreBLEU's --sentence-level
+    ChrfOptions chrf;
+    chrf.lowercase = options.lowercase;
+
+    const std::vector<std::string> hypotheses = read_lines(options.input);
+    std::vector<std::vector<std::string>> references;
+    for (const auto& path : options.references) {
+        references.push_back(read_lines(path));
+        if (references.back().size() != hypotheses.size())
+            throw Error(display_name(options.input) + " has " + std::to_string(hypotheses.size()) +
+                        " lines but " + path + " has " + std::to_string(references.back().size()) +
+                        "; each hypothesis line needs exactly one reference line");
+    }
+
+    if (!options.sentence) {
+        const std::string nrefs = nrefs_signature(references);
+        std::vector<ScoreLine> results;
+        if (metrics.bleu) {
+            BleuScore score = corpus_bleu(hypotheses, references, bleu);
+            results.push_back({"BLEU", score.score, bleu_signature(bleu, nrefs), bleu_verbose(score)});
+        }
+        if (metrics.chrf)
+            results.push_back({chrf_name(chrf), corpus_chrf(hypotheses, references, chrf), chrf_signature(chrf, nrefs), ""});
+        print_corpus(results, options);
+        return;
+    }
+
+    for (size_t i = 0; i < hypotheses.size(); ++i) {
+        const std::vector<std::string> refs = segment_references(references, i);
+        const std::string nrefs = std::to_string(refs.size());
+        std::vector<ScoreLine> results;
+        if (metrics.bleu) {
+            BleuScore score = sentence_bleu(hypotheses[i], refs, bleu);
+            results.push_back({"BLEU", score.score, bleu_signature(bleu, nrefs), bleu_verbose(score)});
+        }
+        if (metrics.chrf)
+            results.push_back({chrf_name(chrf), sentence_chrf(hypotheses[i], refs, chrf), chrf_signature(chrf, nrefs), ""});
+        print_sentence(results, options);
+    }
+}
+
+}  // namespace
+
+void add_score_command(CLI::App& app) {
+    auto options = std::make_shared<ScoreOptions>();
+    auto* cmd = app.add_subcommand("score", "Score translations against references with BLEU and chrF, as sacreBLEU does");
+    cmd->footer(std::string("Scores follow sacreBLEU 2.x conventions, matched against sacreBLEU ") + kSacrebleuVersion +
+                ": BLEU is corpus BLEU over 1-4-grams with exp smoothing and the brevity penalty, on text "
+                "tokenized like mteval-v13a (13a), mteval-v14 (intl) or not at all (none); chrF2 uses "
+                "character 1-6-grams with whitespace removed, beta 2, and precision/recall averaged over "
+                "the orders present. Each score carries sacreBLEU's signature (version:" +
+                kSacrebleuVersion +
+                ") so it can be compared with published numbers. --sentence scores each line on its own "
+                "(BLEU then uses the effective order, eff:yes).\n");
+    cmd->add_option("-r,--reference", options->references,
+                    "Reference file, one segment per line (repeat for several references)")
+        ->required();
+    cmd->add_option("-i,--input", options->input, "Hypotheses, one per line ('-' = stdin)")->capture_default_str();
+    cmd->add_flag("--lowercase", options->lowercase, "Case-insensitive scores (case:lc)");
+    cmd->add_option("--tokenize", options->tokenize, "BLEU tokenizer: none, 13a or intl")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"none", "13a", "intl"}));
+    cmd->add_option("--metrics", options->metrics, "Comma-separated metrics: bleu, chrf")
+        ->delimiter(',')
+        ->capture_default_str();
+    cmd->add_flag("--sentence", options->sentence, "One line of scores per input line instead of corpus scores");
+    cmd->add_flag("--json", options->json, "Print sacreBLEU's JSON form (name, score, signature, verbose_score)");
+    cmd->add_flag("-b,--score-only", options->score_only, "Print only the numbers");
+    cmd->add_option("-w,--width", options->width, "Decimals printed for each score")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 16));
+    cmd->callback([options] { run_score(*options); });
+}
+
+}  // namespace nmt::app

@@ -1,0 +1,50 @@
+// Forward and backward pass of the whole model over a batch of sentence pairs
+// (teacher forcing), giving the loss and the gradient of every parameter.
+// Every matrix product goes through oneDNN's sgemm; the cell, attention and
+// output equations are those of MODEL.md, the same the inference path runs
+// (tests check both against the plain-loop reference, and the gradients
+// against finite differences).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "random.h"
+
+namespace nmt {
+
+struct TrainingBatch {
+    std::vector<std::vector<int>> sources;  // source ids ending with EOS, none empty
+    std::vector<std::vector<int>> targets;  // target ids ending with EOS (no BOS), none empty
+    int64_t target_tokens() const;
+};
+
+struct TrainingOptions {
+    float label_smoothing = 0.1f;
+    float dropout_embeddings = 0.1f;  // on source and target embeddings
+    float dropout_hidden = 0.2f;      // on encoder outputs and on the deep output
+};
+
+struct BatchLoss {
+    double loss = 0;   // Σ over target tokens of the training objective (label-smoothed)
+    double nll = 0;    // Σ of −log p(gold): cross-entropy without smoothing
+    int64_t tokens = 0;
+    int64_t correct = 0;  // tokens whose gold piece has the highest probability
+};
+
+using Gradients = std::map<std::string, Tensor>;
+
+Gradients zero_gradients(const Model& model);
+void clear(Gradients& gradients);
+
+// Accumulates d(loss)/d(parameter) into `gradients` (the loss summed over
+// tokens, not averaged: the caller scales). `random` draws the dropout masks.
+BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
+                           Random& random, Gradients& gradients);
+
+// The loss without dropout and without gradients (validation).
+BatchLoss evaluate_loss(const Model& model, const TrainingBatch& batch, float label_smoothing = 0.0f);
+
+}  // namespace nmt
