@@ -7,18 +7,22 @@
 
 namespace nmt {
 
-CellRun::CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b, int64_t steps, int64_t rows)
-    : cell_(cell), W_(W), U_(U), b_(b), T_(steps), N_(rows), I_(W.shape[0]), H_(U.shape[0]),
-      G_(cell == CellType::GRU ? 3 : 4) {
-    x_ = Tensor({T_ * N_, I_});
-    h_prev_ = Tensor({T_ * N_, H_});
-    h_ = Tensor({T_ * N_, H_});
-    gates_ = Tensor({T_ * N_, G_ * H_});
-    dgates_ = Tensor({T_ * N_, G_ * H_});
-    if (cell == CellType::GRU) reset_hidden_ = Tensor({T_ * N_, H_});
-    if (cell == CellType::LSTM) {
-        c_prev_ = Tensor({T_ * N_, H_});
-        c_ = Tensor({T_ * N_, H_});
+CellRun::CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b)
+    : cell_(cell), W_(W), U_(U), b_(b), I_(W.shape[0]), H_(U.shape[0]), G_(cell == CellType::GRU ? 3 : 4) {}
+
+void CellRun::reset(int64_t steps, int64_t rows) {
+    T_ = steps;
+    N_ = rows;
+    // Every row of these is written before it is read, so no zeroing is needed.
+    x_.resize({T_ * N_, I_});
+    h_prev_.resize({T_ * N_, H_});
+    h_.resize({T_ * N_, H_});
+    gates_.resize({T_ * N_, G_ * H_});
+    dgates_.resize({T_ * N_, G_ * H_});
+    if (cell_ == CellType::GRU) reset_hidden_.resize({T_ * N_, H_});
+    if (cell_ == CellType::LSTM) {
+        c_prev_.resize({T_ * N_, H_});
+        c_.resize({T_ * N_, H_});
     }
 }
 

@@ -11,7 +11,9 @@ namespace nmt {
 
 class CellRun {
 public:
-    CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b, int64_t steps, int64_t rows);
+    CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b);
+    // Sizes the tape for a new sequence; storage is kept from earlier runs.
+    void reset(int64_t steps, int64_t rows);
 
     int64_t input_size() const { return I_; }
     int64_t hidden_size() const { return H_; }
@@ -36,7 +38,7 @@ public:
 private:
     CellType cell_;
     const Tensor &W_, &U_, &b_;
-    int64_t T_, N_, I_, H_, G_;
+    int64_t T_ = 0, N_ = 0, I_, H_, G_;
     Tensor x_, h_prev_, c_prev_, gates_, reset_hidden_, c_, h_, dgates_;
     CellScratch scratch_;
 };

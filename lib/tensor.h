@@ -41,6 +41,11 @@ struct Tensor {
         values.resize(shape_size(shape));
     }
     void fill(float v) { std::fill(values.begin(), values.end(), v); }
+    // resize then zero: reuses the storage of earlier, larger shapes.
+    void zero(Shape s) {
+        resize(std::move(s));
+        fill(0.0f);
+    }
 };
 
 }  // namespace nmt

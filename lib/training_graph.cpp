@@ -60,21 +60,35 @@ void linear_backward(const float* x, const float* dy, int64_t M, const Tensor& W
     if (dx) gemm(false, true, M, K, N, 1.0f, dy, N, W.data(), N, accumulate_dx ? 1.0f : 0.0f, dx, K);
 }
 
-class Graph {
+}  // namespace
+
+class TrainingGraph::Graph {
 public:
-    Graph(const Model& model, const TrainingBatch& batch, const TrainingOptions& options, Random& random,
-          Gradients* gradients)
-        : m_(model), c_(model.config), batch_(batch), opt_(options), random_(random), g_(gradients) {
+    explicit Graph(const Model& model) : m_(model), c_(model.config) {
+        auto cell = [&](const std::string& prefix, CellType type) {
+            return std::make_unique<CellRun>(type, p(prefix + ".W"), p(prefix + ".U"), p(prefix + ".b"));
+        };
+        forward_ = cell("encoder.0.forward", c_.encoder_cell);
+        backward_ = cell("encoder.0.backward", c_.encoder_cell);
+        for (int l = 1; l < c_.encoder_depth; ++l) upper_.push_back(cell("encoder." + std::to_string(l), c_.encoder_cell));
+        decoder_ = cell("decoder.rnn", c_.decoder_cell);
+    }
+
+    BatchLoss run(const TrainingBatch& batch, const TrainingOptions& options, Random& random, Gradients* gradients) {
+        batch_ = &batch;
+        opt_ = options;
+        random_ = &random;
+        g_ = gradients;
         N_ = batch.sources.size();
+        T_ = Ty_ = 0;
+        src_len_.clear();
+        tgt_len_.clear();
         for (size_t n = 0; n < batch.sources.size(); ++n) {
             src_len_.push_back(batch.sources[n].size());
             tgt_len_.push_back(batch.targets[n].size());
             T_ = std::max<int64_t>(T_, src_len_.back());
             Ty_ = std::max<int64_t>(Ty_, tgt_len_.back());
         }
-    }
-
-    BatchLoss run() {
         encode();
         decode();
         BatchLoss loss = loss_and_output_gradient();
@@ -87,22 +101,19 @@ public:
 private:
     Tensor& grad(const std::string& name) { return g_->at(name); }
     const Tensor& p(const std::string& name) const { return m_.param(name); }
-    std::unique_ptr<CellRun> cell(const std::string& prefix, CellType type, int64_t steps) const {
-        return std::make_unique<CellRun>(type, p(prefix + ".W"), p(prefix + ".U"), p(prefix + ".b"), steps, N_);
-    }
     int64_t rev(int64_t n, int64_t t) const { return src_len_[n] - 1 - t; }
 
     // ---- encoder ---------------------------------------------------------
     void encode() {
         const int64_t E = c_.dim_emb, H = c_.dim_rnn, C = c_.dim_context();
         const Tensor& table = p("source.embeddings");
-        source_embedded_ = Tensor({T_, N_, E});
+        source_embedded_.zero({T_, N_, E});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
-                std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_.sources[n][t]), E * sizeof(float));
-        dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, random_, source_mask_);
-        forward_ = cell("encoder.0.forward", c_.encoder_cell, T_);
-        backward_ = cell("encoder.0.backward", c_.encoder_cell, T_);
+                std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
+        dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, *random_, source_mask_);
+        forward_->reset(T_, N_);
+        backward_->reset(T_, N_);
         std::memcpy(forward_->input(0), source_embedded_.data(), source_embedded_.size() * sizeof(float));
         std::memset(backward_->input(0), 0, source_embedded_.size() * sizeof(float));
         for (int64_t n = 0; n < N_; ++n)
@@ -111,7 +122,8 @@ private:
                             E * sizeof(float));
         forward_->forward_all();
         backward_->forward_all();
-        Tensor layer({T_, N_, C});
+        Tensor& layer = scratch_["layer"];
+        layer.zero({T_, N_, C});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {
                 float* dst = layer.data() + (t * N_ + n) * C;
@@ -119,31 +131,31 @@ private:
                 std::memcpy(dst + H, backward_->h(rev(n, t)) + n * H, H * sizeof(float));
             }
         for (int l = 1; l < c_.encoder_depth; ++l) {
-            upper_.push_back(cell("encoder." + std::to_string(l), c_.encoder_cell, T_));
-            CellRun& u = *upper_.back();
+            CellRun& u = *upper_[l - 1];
+            u.reset(T_, N_);
             std::memcpy(u.input(0), layer.data(), layer.size() * sizeof(float));
             u.forward_all();
             for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (l >= 2 ? layer[i] : 0.0f);
         }
-        states_ = Tensor({N_, T_, C});
+        states_.zero({N_, T_, C});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(states_.data() + (n * T_ + t) * C, layer.data() + (t * N_ + n) * C, C * sizeof(float));
-        dropout(states_.data(), states_.size(), opt_.dropout_hidden, random_, states_mask_);
+        dropout(states_.data(), states_.size(), opt_.dropout_hidden, *random_, states_mask_);
 
-        mean_ = Tensor({N_, C});
+        mean_.zero({N_, C});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 for (int64_t k = 0; k < C; ++k) mean_.row(n)[k] += state(n, t)[k] / src_len_[n];
-        init_ = Tensor({N_, c_.dim_dec});
+        init_.zero({N_, c_.dim_dec});
         linear(mean_.data(), N_, p("decoder.init.W"), &p("decoder.init.b"), init_.data());
         tanh_inplace(init_.data(), init_.size());
 
         if (c_.attention == AttentionType::Additive) {
-            keys_ = Tensor({N_, T_, c_.dim_attention});
+            keys_.zero({N_, T_, c_.dim_attention});
             linear(states_.data(), N_ * T_, p("attention.Wk"), &p("attention.b"), keys_.data());
         } else if (m_.has("attention.Wa")) {
-            keys_ = Tensor({N_, T_, c_.dim_dec});
+            keys_.zero({N_, T_, c_.dim_dec});
             linear_transposed(states_.data(), N_ * T_, p("attention.Wa"), nullptr, keys_.data());
         }
     }
@@ -256,22 +268,22 @@ private:
         const bool feeding = !bahdanau && c_.input_feeding;
         const Tensor& table = p("target.embeddings");
         const int bos = m_.target_vocab.bos_id();
-        target_embedded_ = Tensor({Ty_, N_, E});
+        target_embedded_.zero({Ty_, N_, E});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < tgt_len_[n]; ++t) {
-                const int previous = t == 0 ? bos : batch_.targets[n][t - 1];
+                const int previous = t == 0 ? bos : batch_->targets[n][t - 1];
                 std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
             }
-        dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, random_, target_mask_);
-        decoder_ = cell("decoder.rnn", c_.decoder_cell, Ty_);
+        dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, *random_, target_mask_);
+        decoder_->reset(Ty_, N_);
         const int64_t I = decoder_->input_size();
-        queries_ = Tensor({M, D});
-        projected_ = Tensor({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
-        weights_ = Tensor({M, T_});
-        context_ = Tensor({M, C});
-        if (c_.attention == AttentionType::Additive) energies_ = Tensor({M, T_ * c_.dim_attention});
-        features_ = Tensor({M, bahdanau ? D + C + E : C + D});
-        output_ = Tensor({M, E});
+        queries_.zero({M, D});
+        projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
+        weights_.zero({M, T_});
+        context_.zero({M, C});
+        if (c_.attention == AttentionType::Additive) energies_.zero({M, T_ * c_.dim_attention});
+        features_.zero({M, bahdanau ? D + C + E : C + D});
+        output_.zero({M, E});
         const bool lstm = c_.decoder_cell == CellType::LSTM;
         for (int64_t t = 0; t < Ty_; ++t) {
             const float* h_prev = t == 0 ? init_.data() : decoder_->h(t - 1);
@@ -317,12 +329,12 @@ private:
             tanh_inplace(output_.data(), output_.size());
         }
         output_dropped_ = output_;
-        dropout(output_dropped_.data(), output_dropped_.size(), opt_.dropout_hidden, random_, output_mask_);
+        dropout(output_dropped_.data(), output_dropped_.size(), opt_.dropout_hidden, *random_, output_mask_);
     }
 
     BatchLoss loss_and_output_gradient() {
         const int64_t M = Ty_ * N_, V = c_.target_vocab_size;
-        logits_ = Tensor({M, V});
+        logits_.zero({M, V});
         const Tensor* bias = &p("decoder.vocab.b");
         if (c_.tied_embeddings) linear_transposed(output_dropped_.data(), M, p("target.embeddings"), bias, logits_.data());
         else linear(output_dropped_.data(), M, p("decoder.vocab.W"), bias, logits_.data());
@@ -338,7 +350,7 @@ private:
                 std::memset(lp, 0, V * sizeof(float));  // padding: no loss, no gradient
                 continue;
             }
-            const int gold = batch_.targets[n][t];
+            const int gold = batch_->targets[n][t];
             int64_t best = 0;
             for (int64_t v = 1; v < V; ++v) best = lp[v] > lp[best] ? v : best;
             log_softmax_inplace(lp, V);
@@ -359,7 +371,7 @@ private:
             loss.nll += row_nll[r];
             loss.correct += row_correct[r];
         }
-        loss.tokens = batch_.target_tokens();
+        loss.tokens = batch_->target_tokens();
         return loss;
     }
 
@@ -369,7 +381,8 @@ private:
         const bool feeding = !bahdanau && c_.input_feeding;
         const bool lstm = c_.decoder_cell == CellType::LSTM;
         // Vocabulary projection.
-        Tensor d_output({M, E});
+        Tensor& d_output = scratch_["d_output"];
+        d_output.zero({M, E});
         if (c_.tied_embeddings) {
             const Tensor& table = p("target.embeddings");
             gemm(true, false, table.shape[0], E, M, 1.0f, logits_.data(), table.shape[0], output_dropped_.data(), E, 1.0f,
@@ -383,12 +396,15 @@ private:
         }
         multiply(d_output.data(), output_mask_);
 
-        dstates_ = Tensor(states_.shape);
-        dkeys_ = Tensor(keys().shape);
-        dprojected_ = Tensor(projected_.shape);
-        Tensor d_target(target_embedded_.shape);
-        Tensor d_features(features_.shape);
-        Tensor d_preact({M, E});  // through tanh of the output layer
+        dstates_.zero(states_.shape);
+        dkeys_.zero(keys().shape);
+        dprojected_.zero(projected_.shape);
+        Tensor& d_target = scratch_["d_target"];
+        Tensor& d_features = scratch_["d_features"];
+        Tensor& d_preact = scratch_["d_preact"];  // through tanh of the output layer
+        d_target.zero(target_embedded_.shape);
+        d_features.zero(features_.shape);
+        d_preact.zero({M, E});
         Tensor ds({N_, D}), ds_prev({N_, D}), dc({N_, D}), dq({N_, D}), dctx({N_, C});
         Tensor dx({N_, decoder_->input_size()}), dfeed({N_, E});
         auto tanh_backward = [&](int64_t row0, int64_t rows, const float* d) {
@@ -458,7 +474,7 @@ private:
         const int bos = m_.target_vocab.bos_id();
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < tgt_len_[n]; ++t) {
-                float* row = d_table.row(t == 0 ? bos : batch_.targets[n][t - 1]);
+                float* row = d_table.row(t == 0 ? bos : batch_->targets[n][t - 1]);
                 const float* d = d_target.data() + (t * N_ + n) * E;
                 for (int64_t k = 0; k < E; ++k) row[k] += d[k];
             }
@@ -492,28 +508,36 @@ private:
                 for (int64_t k = 0; k < C; ++k) dstates_.data()[(n * T_ + t) * C + k] += dmean.row(n)[k] / src_len_[n];
         multiply(dstates_.data(), states_mask_);
 
-        Tensor d_layer({T_, N_, C});
+        Tensor& d_layer = scratch_["d_layer"];
+        d_layer.zero({T_, N_, C});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(d_layer.data() + (t * N_ + n) * C, dstates_.data() + (n * T_ + t) * C, C * sizeof(float));
         for (int l = c_.encoder_depth - 1; l >= 1; --l) {
             CellRun& u = *upper_[l - 1];
-            Tensor d_input({T_ * N_, C});
+            Tensor& d_input = scratch_["d_input"];
+            d_input.zero({T_ * N_, C});
             run_backward(u, d_layer.data(), d_input.data());
             if (l >= 2)
                 for (int64_t i = 0; i < d_input.size(); ++i) d_input[i] += d_layer[i];
             const std::string prefix = "encoder." + std::to_string(l);
             u.accumulate_parameter_gradients(grad(prefix + ".W"), grad(prefix + ".U"), grad(prefix + ".b"));
-            d_layer = std::move(d_input);
+            std::swap(d_layer, d_input);
         }
-        Tensor d_forward({T_ * N_, H}), d_backward({T_ * N_, H});
+        Tensor& d_forward = scratch_["d_forward"];
+        Tensor& d_backward = scratch_["d_backward"];
+        d_forward.zero({T_ * N_, H});
+        d_backward.zero({T_ * N_, H});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {
                 const float* d = d_layer.data() + (t * N_ + n) * C;
                 std::memcpy(d_forward.row(t * N_ + n), d, H * sizeof(float));
                 std::memcpy(d_backward.row(rev(n, t) * N_ + n), d + H, H * sizeof(float));
             }
-        Tensor dx_forward({T_ * N_, E}), dx_backward({T_ * N_, E});
+        Tensor& dx_forward = scratch_["dx_forward"];
+        Tensor& dx_backward = scratch_["dx_backward"];
+        dx_forward.resize({T_ * N_, E});
+        dx_backward.resize({T_ * N_, E});
         run_backward(*forward_, d_forward.data(), dx_forward.data());
         run_backward(*backward_, d_backward.data(), dx_backward.data());
         forward_->accumulate_parameter_gradients(grad("encoder.0.forward.W"), grad("encoder.0.forward.U"),
@@ -523,7 +547,7 @@ private:
         Tensor& d_table = grad("source.embeddings");
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {
-                float* row = d_table.row(batch_.sources[n][t]);
+                float* row = d_table.row(batch_->sources[n][t]);
                 const float* a = dx_forward.row(t * N_ + n);
                 const float* b = dx_backward.row(rev(n, t) * N_ + n);
                 const float* mask = source_mask_.data() + (t * N_ + n) * E;
@@ -544,10 +568,10 @@ private:
 
     const Model& m_;
     const ModelConfig& c_;
-    const TrainingBatch& batch_;
-    const TrainingOptions& opt_;
-    Random& random_;
-    Gradients* g_;
+    const TrainingBatch* batch_ = nullptr;
+    TrainingOptions opt_;
+    Random* random_ = nullptr;
+    Gradients* g_ = nullptr;
     int64_t N_ = 0, T_ = 0, Ty_ = 0;
     std::vector<int64_t> src_len_, tgt_len_;
     Tensor source_embedded_, source_mask_, states_, states_mask_, mean_, init_, keys_;
@@ -556,22 +580,33 @@ private:
     Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;
     Tensor output_, output_dropped_, output_mask_, logits_;
     Tensor dstates_, dkeys_, dprojected_, d_initial_;
+    std::map<std::string, Tensor> scratch_;  // large per-batch buffers, kept so later batches do not allocate
 };
 
-}  // namespace
+TrainingGraph::TrainingGraph(const Model& model) : graph_(std::make_unique<Graph>(model)) {}
+TrainingGraph::~TrainingGraph() = default;
 
-BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
-                           Random& random, Gradients& gradients) {
-    return Graph(model, batch, options, random, &gradients).run();
+BatchLoss TrainingGraph::forward_backward(const TrainingBatch& batch, const TrainingOptions& options, Random& random,
+                                          Gradients& gradients) {
+    return graph_->run(batch, options, random, &gradients);
 }
 
-BatchLoss evaluate_loss(const Model& model, const TrainingBatch& batch, float label_smoothing) {
+BatchLoss TrainingGraph::evaluate(const TrainingBatch& batch, float label_smoothing) {
     TrainingOptions options;
     options.label_smoothing = label_smoothing;
     options.dropout_embeddings = 0.0f;
     options.dropout_hidden = 0.0f;
     Random unused(0);
-    return Graph(model, batch, options, unused, nullptr).run();
+    return graph_->run(batch, options, unused, nullptr);
+}
+
+BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
+                           Random& random, Gradients& gradients) {
+    return TrainingGraph(model).forward_backward(batch, options, random, gradients);
+}
+
+BatchLoss evaluate_loss(const Model& model, const TrainingBatch& batch, float label_smoothing) {
+    return TrainingGraph(model).evaluate(batch, label_smoothing);
 }
 
 }  // namespace nmt

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,24 @@ using Gradients = std::map<std::string, Tensor>;
 Gradients zero_gradients(const Model& model);
 void clear(Gradients& gradients);
 
+// The graph for one model, reused across batches so that its buffers (the
+// vocabulary logits alone are tokens × vocabulary floats) are allocated once,
+// not page-faulted in for every batch. Holds references to the model's
+// parameters: the model must outlive it and keep its shapes.
+class TrainingGraph {
+public:
+    explicit TrainingGraph(const Model& model);
+    ~TrainingGraph();
+    BatchLoss forward_backward(const TrainingBatch& batch, const TrainingOptions& options, Random& random,
+                               Gradients& gradients);
+    BatchLoss evaluate(const TrainingBatch& batch, float label_smoothing = 0.0f);
+
+private:
+    class Graph;
+    std::unique_ptr<Graph> graph_;
+};
+
+// One-shot forms of the above (tests, small jobs).
 // Accumulates d(loss)/d(parameter) into `gradients` (the loss summed over
 // tokens, not averaged: the caller scales). `random` draws the dropout masks.
 BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
