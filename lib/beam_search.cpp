@@ -37,20 +37,25 @@ bool better(const Candidate& a, const Candidate& b) {
     return a.token < b.token;
 }
 
-// The best `width` proposals over rows [begin, end) of log_probs.
+// The best `width` proposals over rows [begin, end) of log_probs. Nearly all
+// of the rows × V proposals lose to the current worst, so that test comes
+// first and costs one comparison.
 void best_candidates(const Tensor& log_probs, const std::vector<float>& row_scores, int begin, int end, int width,
                      std::vector<Candidate>& best) {
     best.clear();
     const int64_t V = log_probs.cols();
+    float threshold = -INFINITY;
     for (int r = begin; r < end; ++r) {
         const float* lp = log_probs.row(r);
         const float base = row_scores[r];
         for (int64_t v = 0; v < V; ++v) {
-            const Candidate c{base + lp[v], r, static_cast<int>(v)};
+            const float score = base + lp[v];
+            if (score < threshold) continue;
+            const Candidate c{score, r, static_cast<int>(v)};
             if (static_cast<int>(best.size()) == width && !better(c, best.back())) continue;
-            auto at = std::upper_bound(best.begin(), best.end(), c, better);
-            best.insert(at, c);
+            best.insert(std::upper_bound(best.begin(), best.end(), c, better), c);
             if (static_cast<int>(best.size()) > width) best.pop_back();
+            if (static_cast<int>(best.size()) == width) threshold = best.back().score;
         }
     }
 }
@@ -90,18 +95,30 @@ std::vector<std::vector<SearchHypothesis>> beam_search(StepModel& model, const s
         row_scores.push_back(0.0f);
     }
     Tensor log_probs, attention;
-    std::vector<Candidate> best;
+    std::vector<std::vector<Candidate>> best_per_sentence;
     while (!parents.empty()) {
         model.step(parents, tokens, log_probs, attention);
         std::vector<int> next_parents, next_tokens, next_row_node;
         std::vector<float> next_scores;
+        // Each open sentence picks its proposals independently: in parallel.
+        std::vector<int> open_sentences, first_row;
         int row = 0;
-        for (auto& S : sentences) {
-            if (S.done) continue;
-            const int begin = row, end = row + static_cast<int>(S.open.size());
-            row = end;
-            const int width = K - static_cast<int>(S.finished.size());
-            best_candidates(log_probs, row_scores, begin, end, width, best);
+        for (int s = 0; s < N; ++s)
+            if (!sentences[s].done) {
+                open_sentences.push_back(s);
+                first_row.push_back(row);
+                row += static_cast<int>(sentences[s].open.size());
+            }
+        best_per_sentence.resize(open_sentences.size());
+#pragma omp parallel for schedule(dynamic)
+        for (size_t i = 0; i < open_sentences.size(); ++i) {
+            const auto& S = sentences[open_sentences[i]];
+            best_candidates(log_probs, row_scores, first_row[i], first_row[i] + static_cast<int>(S.open.size()),
+                            K - static_cast<int>(S.finished.size()), best_per_sentence[i]);
+        }
+        for (size_t i = 0; i < open_sentences.size(); ++i) {
+            auto& S = sentences[open_sentences[i]];
+            const auto& best = best_per_sentence[i];
             S.open.clear();
             S.open_rows.clear();
             for (const Candidate& c : best) {
