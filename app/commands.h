@@ -9,7 +9,9 @@ void add_init_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_translate_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_convert_command(CLI::App& app);
 void add_score_command(CLI::App& app);
 void add_vocab_command(CLI::App& app);
+void add_train_command(CLI::App& app);
 
 }  // namespace nmt::app

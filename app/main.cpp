@@ -11,10 +11,12 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     nmt::app::add_translate_command(app);
     nmt::app::add_vocab_command(app);
+    nmt::app::add_train_command(app);
     nmt::app::add_score_command(app);
     nmt::app::add_init_command(app);
     nmt::app::add_info_command(app);
     nmt::app::add_bench_command(app);
+    nmt::app::add_convert_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,327 @@
+// nmt train: train a model on a parallel corpus, validating, keeping the best
+// model and writing checkpoints from which --resume continues exactly.
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "architecture_options.h"
+#include "checkpoint.h"
+#include "commands.h"
+#include "error.h"
+#include "onednn_context.h"
+#include "trainer.h"
+
+namespace nmt::app {
+
+namespace {
+
+std::atomic<bool> g_stop_requested{false};
+
+// First Ctrl-C (or SIGTERM): finish the step, write the checkpoint, stop.
+// A second one kills at once.
+extern "C" void request_stop(int signal) {
+    g_stop_requested.store(true);
+    std::signal(signal, SIG_DFL);
+}
+
+struct TrainCommand {
+    ArchitectureOptions architecture;
+    VocabularyOptions vocab;
+    TrainerOptions trainer;
+    std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, log, config;
+    int threads = 0;
+    bool resume = false, overwrite = false, quiet = false;
+};
+
+// --config accepts JSON ({"batch-tokens": 4000, "valid-source": "dev.en"}) as
+// well as CLI11's TOML/INI (batch-tokens = 4000). Keys are the long option
+// names without dashes; '_' may stand for '-'. Options on the command line win.
+class JsonOrTomlConfig : public CLI::ConfigTOML {
+public:
+    std::vector<CLI::ConfigItem> read(const std::string& path) const {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw Error(path + ": cannot read the config file");
+        try {
+            return from_config(in);
+        } catch (const CLI::ParseError& e) {
+            throw Error(path + ": " + e.what());
+        }
+    }
+
+    std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
+        std::stringstream buffer;
+        buffer << input.rdbuf();
+        const std::string text = buffer.str();
+        const size_t first = text.find_first_not_of(" \t\r\n");
+        if (first == std::string::npos || text[first] != '{') {
+            std::istringstream toml(text);
+            return CLI::ConfigTOML::from_config(toml);
+        }
+        nlohmann::json json;
+        try {
+            json = nlohmann::json::parse(text);
+        } catch (const nlohmann::json::exception& e) {
+            throw CLI::ConversionError(std::string("not valid JSON (") + e.what() + ")");
+        }
+        std::vector<CLI::ConfigItem> items;
+        for (const auto& [key, value] : json.items()) {
+            CLI::ConfigItem item;
+            item.name = key;
+            for (char& c : item.name)
+                if (c == '_') c = '-';
+            auto text_of = [&](const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
+            if (value.is_array())
+                for (const auto& v : value) item.inputs.push_back(text_of(v));
+            else if (value.is_object())
+                throw CLI::ConversionError("key '" + key + "' holds an object; values must be flat");
+            else
+                item.inputs.push_back(text_of(value));
+            items.push_back(std::move(item));
+        }
+        return items;
+    }
+};
+
+// CLI11 (2.1) reads config files for the main app only, so the subcommand
+// applies its own, as CLI11 would: each key fills the option of that long
+// name unless the command line gave it. A [train] section is accepted too.
+void apply_config(CLI::App& command, const std::string& path) {
+    for (const CLI::ConfigItem& item : JsonOrTomlConfig().read(path)) {
+        if (item.name == "++" || item.name == "--") continue;  // section markers
+        if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "train"))
+            throw Error(path + ": unknown section '" + item.fullname() + "' (use top-level keys or [train])");
+        CLI::Option* option = command.get_option_no_throw("--" + item.name);
+        if (option == nullptr || item.name == "config" || item.name == "help")
+            throw Error(path + ": unknown option '" + item.name + "' (keys are long option names of nmt train)");
+        if (option->count() > 0) continue;
+        try {
+            if (option->get_expected_min() == 0)
+                option->add_result(option->get_flag_value(item.name, item.inputs.empty() ? "true" : item.inputs[0]));
+            else
+                option->add_result(item.inputs);
+            option->run_callback();
+        } catch (const CLI::Error& e) {
+            throw Error(path + ": " + e.what());
+        }
+    }
+}
+
+// The command as typed, for provenance (Linux; elsewhere just the subcommand).
+std::string command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string out;
+    size_t start = 0;
+    while (start < all.size()) {
+        size_t end = all.find('\0', start);
+        if (end == std::string::npos) end = all.size();
+        const std::string arg = all.substr(start, end - start);
+        const bool plain = !arg.empty() && arg.find_first_of(" \t\"'\\$") == std::string::npos;
+        out += (out.empty() ? "" : " ") + (plain ? arg : nlohmann::json(arg).dump());
+        start = end + 1;
+    }
+    return out.empty() ? "nmt train" : out;
+}
+
+DType parse_storage(const std::string& s) { return s == "f16" ? DType::F16 : s == "bf16" ? DType::BF16 : DType::F32; }
+
+nlohmann::json config_provenance(const std::string& path) {
+    if (path.empty()) return nullptr;
+    std::ifstream in(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return {{"path", path}, {"contents", text}};
+}
+
+Model fresh_model(const TrainCommand& c) {
+    const auto [source_path, target_path] = c.vocab.paths();
+    Vocabulary source(Vocabulary::read_file(source_path), source_path);
+    Vocabulary target(Vocabulary::read_file(target_path), target_path);
+    ModelConfig config = c.architecture.resolve();
+    config.source_vocab_size = source.size();
+    config.target_vocab_size = target.size();
+    Model model = init_model(config, c.trainer.seed, std::move(source), std::move(target));
+    model.provenance = {{"created_by", std::string("nmt train ") + NMT_VERSION},
+                        {"command", command_line()},
+                        {"config_file", config_provenance(c.config)},
+                        {"vocabularies", {source_path, target_path}},
+                        {"options", c.trainer.to_json()}};
+    return model;
+}
+
+// The checkpoint fixes the architecture; options asking for another one are
+// ignored, but not silently.
+void warn_if_architecture_differs(const TrainCommand& c, CLI::App& command, const ModelConfig& stored,
+                                  TrainingLog& log) {
+    bool given = false;
+    for (const CLI::Option* option : command.get_option_group("Architecture")->get_options())
+        given = given || option->count() > 0;
+    if (!given) return;
+    ModelConfig asked = c.architecture.resolve();
+    asked.source_vocab_size = stored.source_vocab_size;
+    asked.target_vocab_size = stored.target_vocab_size;
+    if (to_json(asked) != to_json(stored))
+        log.line("warning: the architecture options differ from the checkpoint's model and are ignored: " +
+                 to_json(stored).dump());
+}
+
+void run(TrainCommand& c, CLI::App& command) {
+    TrainerOptions& o = c.trainer;
+    if (!c.config.empty()) apply_config(command, c.config);
+    for (const auto& [value, name] : {std::pair{&o.train_source, "--train-source"}, {&o.train_target, "--train-target"},
+                                      {&o.output, "-o/--output"}})
+        if (value->empty()) throw Error(std::string(name) + " is required (on the command line or in --config)");
+    o.lr.decay = parse_lr_decay(c.lr_decay);
+    o.metric = parse_valid_metric(c.valid_metric);
+    o.storage = parse_storage(c.storage);
+    if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
+    o.stop_requested = &g_stop_requested;
+    const std::string checkpoint_path = o.checkpoint_path();
+    const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
+    if (have_checkpoint && !c.resume && !c.overwrite)
+        throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
+    const bool resuming = c.resume && have_checkpoint;
+    const std::string log_path = c.log.empty() ? o.output + ".log" : c.log;
+    TrainingLog log(log_path, log_path + ".jsonl", resuming, c.quiet ? nullptr : &std::cerr);
+    if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
+    set_threads(c.threads);
+    std::signal(SIGINT, request_stop);
+    std::signal(SIGTERM, request_stop);
+
+    TrainingOutcome outcome;
+    if (resuming) {
+        Checkpoint checkpoint = load_checkpoint(checkpoint_path);
+        warn_if_architecture_differs(c, command, checkpoint.model.config, log);
+        auto& resumed = checkpoint.model.provenance["resumed"];
+        if (!resumed.is_array()) resumed = nlohmann::json::array();
+        resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
+        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.state, o, log);
+    } else {
+        Model model = fresh_model(c);
+        Adam adam(model, o.adam);
+        TrainingState state = initial_training_state(o.seed);
+        outcome = train(model, adam, state, o, log);
+    }
+    if (outcome.stop_reason == "interrupted") throw Error("interrupted; continue with --resume");
+}
+
+}  // namespace
+
+void add_train_command(CLI::App& app) {
+    auto c = std::make_shared<TrainCommand>();
+    TrainerOptions& o = c->trainer;
+    auto* cmd = app.add_subcommand("train", "Train a model on a parallel corpus (Adam, validation, early stopping)");
+    cmd->footer(
+        "Files written:\n"
+        "  MODEL             the best model by --valid-metric (the latest one without a validation set)\n"
+        "  MODEL.checkpoint  parameters, optimiser moments, data position and random state: --resume continues\n"
+        "                    exactly, with the same data order and dropout masks (for the same --threads)\n"
+        "  MODEL.log         the progress and validation lines; MODEL.log.jsonl the same as JSON Lines\n"
+        "Ctrl-C (or SIGTERM) writes the checkpoint after the current step and stops.\n\n"
+        "Example:\n"
+        "  nmt vocab -i train.en train.de --size 8000 -o spm\n"
+        "  nmt train --source-vocab spm.src.model --target-vocab spm.tgt.model \\\n"
+        "      --train-source train.en --train-target train.de --valid-source val.en --valid-target val.de \\\n"
+        "      -o en-de.nmt --max-time 2h");
+    cmd->add_option("--config", c->config,
+                    "Read options from a JSON or TOML file (keys: long option names; the command line wins)")
+        ->check(CLI::ExistingFile);
+    c->architecture.add_to(*cmd);
+    c->vocab.add_to(*cmd);
+
+    auto* data = cmd->add_option_group("Data");
+    data->add_option("--train-source", o.train_source, "Training source text, one sentence per line (required)");
+    data->add_option("--train-target", o.train_target, "Training target text, aligned with --train-source (required)");
+    data->add_option("--valid-source", o.valid_source, "Validation source text");
+    data->add_option("--valid-target", o.valid_target, "Validation target text (the BLEU reference)");
+    data->add_option("--max-length", o.max_length, "Skip training pairs with more pieces on either side (0: keep all)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+
+    auto* out = cmd->add_option_group("Output");
+    out->add_option("-o,--output", o.output, "Model file to write, the best by validation (required)");
+    out->add_option("--checkpoint", o.checkpoint, "Training checkpoint file (default: MODEL.checkpoint)");
+    out->add_flag("--resume", c->resume, "Continue the run saved in the checkpoint (a new run when there is none)");
+    out->add_flag("--overwrite", c->overwrite, "Start afresh even though the checkpoint exists");
+    out->add_option("--storage", c->storage, "Weight storage type of the model file")
+        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
+        ->capture_default_str();
+    out->add_option("--log", c->log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl");
+    out->add_flag("-q,--quiet", c->quiet, "Do not print progress on stderr (the logs still get it)");
+
+    auto* optimiser = cmd->add_option_group("Optimisation");
+    optimiser->add_option("--seed", o.seed, "Random seed: initial weights, data order, dropout")->capture_default_str();
+    optimiser->add_option("--threads", c->threads, "CPU threads (0: OpenMP's default, all cores)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    optimiser->add_option("--batch-tokens", o.batch_tokens, "Target tokens per batch, padding included")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    optimiser->add_option("--maxi-batch", o.maxi_batch, "Batches' worth of pairs sorted by length together")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    optimiser->add_option("--lr", o.lr.base, "Peak learning rate (Adam)")->check(CLI::PositiveNumber)->capture_default_str();
+    optimiser->add_option("--warmup", o.lr.warmup, "Steps of linear learning-rate warm-up")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    optimiser->add_option("--lr-decay", c->lr_decay,
+                          "invsqrt: lr·sqrt(warmup/step) after warm-up; plateau: lr × --lr-decay-factor after "
+                          "each validation without improvement")
+        ->check(CLI::IsMember({"invsqrt", "plateau"}))
+        ->capture_default_str();
+    optimiser->add_option("--lr-decay-factor", o.lr_decay_factor, "Plateau decay factor")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    optimiser->add_option("--clip-norm", o.clip_norm, "Clip the gradients' global L2 norm (per-token gradients; 0: off)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    optimiser->add_option("--adam-beta1", o.adam.beta1, "Adam β1")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    optimiser->add_option("--adam-beta2", o.adam.beta2, "Adam β2")->check(CLI::Range(0.0, 1.0))->capture_default_str();
+    optimiser->add_option("--adam-eps", o.adam.epsilon, "Adam ε")->check(CLI::PositiveNumber)->capture_default_str();
+    optimiser->add_option("--label-smoothing", o.graph.label_smoothing, "Label smoothing ε")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    optimiser->add_option("--dropout-emb", o.graph.dropout_embeddings, "Dropout on source and target embeddings")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    optimiser->add_option("--dropout-hidden", o.graph.dropout_hidden, "Dropout on encoder outputs and the deep output")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+
+    auto* schedule = cmd->add_option_group("Schedule");
+    schedule->add_option("--disp-freq", o.disp_freq, "Steps between progress lines")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--valid-every", o.valid_every, "Steps between validations (0: only at the end)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--valid-metric", c->valid_metric, "What decides the best model and early stopping")
+        ->check(CLI::IsMember({"bleu", "ce"}))
+        ->capture_default_str();
+    schedule->add_option("--valid-beam", o.valid_beam, "Beam size of validation translations (0: no BLEU)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--valid-lines", o.valid_lines, "Validate on the first N pairs only (0: all)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--patience", o.patience, "Stop after this many validations without improvement (0: never)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--max-time", c->max_time, "Stop after this much training time: 3600, 90s, 30m, 2h");
+    schedule->add_option("--max-steps", o.max_steps, "Stop after this many updates (0: no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    schedule->add_option("--max-epochs", o.max_epochs, "Stop after this many epochs (0: no limit)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->callback([c, cmd] { run(*c, *cmd); });
+}
+
+}  // namespace nmt::app

@@ -1,0 +1,125 @@
+#include "corpus.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "error.h"
+#include "sha256.h"
+#include "text_input.h"
+
+namespace nmt {
+
+namespace {
+
+struct TextFile {
+    std::vector<std::string> lines;
+    std::string sha256;
+};
+
+// Reads the raw bytes once: they give both the lines and the checksum, so the
+// checksum is of exactly what was trained on.
+TextFile read_lines(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path + ": cannot open for reading");
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad()) throw Error(path + ": read error");
+    TextFile file;
+    const std::string text = bytes.str();
+    file.sha256 = sha256_hex(text);
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        file.lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return file;
+}
+
+bool blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
+
+}  // namespace
+
+int64_t Corpus::source_tokens() const {
+    int64_t n = 0;
+    for (const auto& p : pairs) n += static_cast<int64_t>(p.source.size());
+    return n;
+}
+
+int64_t Corpus::target_tokens() const {
+    int64_t n = 0;
+    for (const auto& p : pairs) n += static_cast<int64_t>(p.target.size());
+    return n;
+}
+
+std::string Corpus::summary() const {
+    std::ostringstream out;
+    out << pairs.size() << " pairs from " << source_path << " / " << target_path;
+    const int64_t skipped = skipped_empty + skipped_too_long;
+    if (skipped > 0)
+        out << " (" << skipped << " skipped: " << skipped_empty << " empty, " << skipped_too_long
+            << " too long)";
+    if (repaired_lines > 0) out << "; " << repaired_lines << " lines repaired, first: " << first_repair;
+    return out.str();
+}
+
+Corpus read_corpus(const std::string& source_path, const std::string& target_path, const Vocabulary& source_vocab,
+                   const Vocabulary& target_vocab, const CorpusOptions& options) {
+    TextFile source = read_lines(source_path);
+    TextFile target = read_lines(target_path);
+    if (source.lines.size() != target.lines.size())
+        throw Error(source_path + " has " + std::to_string(source.lines.size()) + " lines but " + target_path +
+                    " has " + std::to_string(target.lines.size()) + ": the files must be aligned line by line");
+    Corpus corpus;
+    corpus.source_path = source_path;
+    corpus.target_path = target_path;
+    corpus.source_sha256 = source.sha256;
+    corpus.target_sha256 = target.sha256;
+    corpus.lines = static_cast<int64_t>(source.lines.size());
+
+    const int64_t n = corpus.lines;
+    std::vector<SentencePair> encoded(n);
+    std::vector<std::vector<std::string>> warnings(n);
+    // SentencePiece encoding is the slow part and is const; each line goes to
+    // its own slot, so the result does not depend on the thread count.
+#pragma omp parallel for schedule(dynamic, 256)
+    for (int64_t i = 0; i < n; ++i) {
+        std::vector<std::string> source_warnings, target_warnings;
+        source.lines[i] = clean_line(std::move(source.lines[i]), i + 1, &source_warnings);
+        target.lines[i] = clean_line(std::move(target.lines[i]), i + 1, &target_warnings);
+        for (auto& w : source_warnings) warnings[i].push_back(source_path + " " + w);
+        for (auto& w : target_warnings) warnings[i].push_back(target_path + " " + w);
+        if (blank(source.lines[i]) || blank(target.lines[i])) continue;
+        encoded[i].source = source_vocab.encode(source.lines[i]);
+        encoded[i].target = target_vocab.encode(target.lines[i]);
+    }
+
+    for (int64_t i = 0; i < n; ++i) {
+        for (const auto& w : warnings[i]) {
+            if (corpus.repaired_lines == 0) corpus.first_repair = w;
+            ++corpus.repaired_lines;
+        }
+        SentencePair& pair = encoded[i];
+        if (pair.source.empty() || pair.target.empty()) {
+            ++corpus.skipped_empty;
+            continue;
+        }
+        if (options.max_length > 0 && (static_cast<int64_t>(pair.source.size()) > options.max_length ||
+                                       static_cast<int64_t>(pair.target.size()) > options.max_length)) {
+            ++corpus.skipped_too_long;
+            continue;
+        }
+        pair.source.push_back(source_vocab.eos_id());
+        pair.target.push_back(target_vocab.eos_id());
+        pair.line = i + 1;
+        corpus.pairs.push_back(std::move(pair));
+        if (options.keep_text) {
+            corpus.source_text.push_back(std::move(source.lines[i]));
+            corpus.target_text.push_back(std::move(target.lines[i]));
+        }
+    }
+    return corpus;
+}
+
+}  // namespace nmt

@@ -1,0 +1,45 @@
+// A parallel training (or validation) corpus: two aligned plain-text files,
+// one sentence per line, encoded with the model's vocabularies.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "vocabulary.h"
+
+namespace nmt {
+
+struct SentencePair {
+    std::vector<int> source;  // piece ids ending with EOS
+    std::vector<int> target;  // piece ids ending with EOS (no BOS)
+    int64_t line = 0;         // 1-based line number in the files
+};
+
+struct CorpusOptions {
+    int max_length = 100;    // pairs with more pieces (EOS not counted) on either side are skipped; 0: no limit
+    bool keep_text = false;  // keep the cleaned lines of kept pairs (validation needs them for BLEU)
+};
+
+struct Corpus {
+    std::string source_path, target_path;
+    std::string source_sha256, target_sha256;  // of the files' bytes, for provenance
+    std::vector<SentencePair> pairs;
+    std::vector<std::string> source_text, target_text;  // parallel to pairs when keep_text
+    int64_t lines = 0;            // line pairs read
+    int64_t skipped_empty = 0;    // either side empty (or only spaces)
+    int64_t skipped_too_long = 0; // either side longer than max_length pieces
+    int64_t repaired_lines = 0;   // lines whose invalid UTF-8 or control characters were replaced
+    std::string first_repair;     // the first such repair, e.g. "train.de line 7: invalid UTF-8 replaced by U+FFFD"
+
+    int64_t source_tokens() const;  // EOS included
+    int64_t target_tokens() const;
+    std::string summary() const;  // "29000 pairs from a.en / a.de (12 skipped: 2 empty, 10 longer than 100 pieces)"
+};
+
+// Reads both files completely. Throws nmt::Error naming the file when it
+// cannot be read, and naming both files and their line counts when the
+// counts differ (the sides would be misaligned from some line on).
+Corpus read_corpus(const std::string& source_path, const std::string& target_path, const Vocabulary& source_vocab,
+                   const Vocabulary& target_vocab, const CorpusOptions& options);
+
+}  // namespace nmt

@@ -1,0 +1,517 @@
+#include "trainer.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "corpus.h"
+#include "error.h"
+#include "random.h"
+#include "validation.h"
+
+namespace nmt {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Seeds the trainer's Random apart from init_model's stream for the same seed.
+constexpr uint64_t kDropoutSeedSalt = 0x6A09E667F3BCC909ull;
+
+std::string fixed(double value, int decimals) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// A float option as the user typed it (0.1, not 0.10000000149011612).
+double tidy(float value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.7g", static_cast<double>(value));
+    return std::strtod(buffer, nullptr);
+}
+
+std::string scientific(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.2e", value);
+    return buffer;
+}
+
+// BLEU ties (typically 0 against 0 early in training) go to the lower cross-entropy.
+bool improves(const ValidationScores& scores, const TrainingState& best, ValidMetric metric) {
+    if (!best.has_best) return true;
+    if (metric == ValidMetric::CrossEntropy) return scores.ce < best.best_ce;
+    return scores.bleu.score > best.best_score || (scores.bleu.score == best.best_score && scores.ce < best.best_ce);
+}
+
+class TrainingRun {
+public:
+    TrainingRun(Model& model, Adam& adam, TrainingState& state, const TrainerOptions& options, TrainingLog& log)
+        : model_(model), adam_(adam), state_(state), options_(options), log_(log) {}
+
+    TrainingOutcome run();
+
+private:
+    void load_data();
+    void check_resume(const nlohmann::json& now);
+    void step(BatchGenerator& batches, Gradients& gradients, Random& random);
+    void display(double lr);
+    // `scheduled`: a --valid-every validation, which counts towards patience
+    // and the plateau schedule; the extra one at the end of a run does not.
+    void validate_and_keep_best(bool scheduled);
+    void validate_and_save(bool scheduled);
+    void save_output_model(const std::string& why);
+    void save_checkpoint_now(const Random& random);
+    std::string stop_reason(int64_t consecutive_skips) const;
+    double session_seconds() const { return std::chrono::duration<double>(Clock::now() - session_start_).count(); }
+    double elapsed() const { return earlier_sessions_ + session_seconds(); }  // over all runs, for --max-time
+    double remaining() const;
+
+    Model& model_;
+    Adam& adam_;
+    TrainingState& state_;
+    const TrainerOptions& options_;
+    TrainingLog& log_;
+
+    std::optional<Corpus> train_;
+    std::unique_ptr<TrainingGraph> graph_;  // buffers reused from batch to batch
+    int64_t trained_epoch_ = 0;             // 0-based epoch of the batch trained last
+    std::optional<Corpus> valid_;
+    std::optional<Validator> validator_;
+    Clock::time_point session_start_ = Clock::now();
+    double earlier_sessions_ = 0;
+    int64_t session_steps_ = 0;
+    double window_start_ = 0;   // elapsed() when the display window began, this session
+    int64_t last_validated_ = -1;
+    int64_t consecutive_skips_ = 0;
+};
+
+void TrainingRun::load_data() {
+    CorpusOptions train_options;
+    train_options.max_length = options_.max_length;
+    train_.emplace(read_corpus(options_.train_source, options_.train_target, model_.source_vocab,
+                               model_.target_vocab, train_options));
+    log_.line("training data: " + train_->summary());
+    if (train_->pairs.empty())
+        throw Error(options_.train_source + " / " + options_.train_target + ": no usable sentence pairs (of " +
+                    std::to_string(train_->lines) + " lines)");
+    if (options_.valid_source.empty() != options_.valid_target.empty())
+        throw Error("give both --valid-source and --valid-target, or neither");
+    if (!options_.valid_source.empty()) {
+        CorpusOptions valid_options;
+        valid_options.max_length = 0;
+        valid_options.keep_text = true;
+        valid_.emplace(read_corpus(options_.valid_source, options_.valid_target, model_.source_vocab,
+                                          model_.target_vocab, valid_options));
+        Corpus& v = *valid_;
+        if (options_.valid_lines > 0 && static_cast<int64_t>(v.pairs.size()) > options_.valid_lines) {
+            v.pairs.resize(options_.valid_lines);
+            v.source_text.resize(options_.valid_lines);
+            v.target_text.resize(options_.valid_lines);
+        }
+        if (v.pairs.empty()) throw Error(options_.valid_source + ": no usable validation pairs");
+        validator_.emplace(v, options_.batch_tokens, options_.valid_beam);
+        log_.line("validation data: " + v.summary() +
+                  (options_.valid_lines > 0 ? " (first " + std::to_string(v.pairs.size()) + " used)" : ""));
+    }
+    nlohmann::json data = {
+        {"train_source", options_.train_source}, {"train_source_sha256", train_->source_sha256},
+        {"train_target", options_.train_target}, {"train_target_sha256", train_->target_sha256},
+        {"seed", options_.seed},                 {"batch_tokens", options_.batch_tokens},
+        {"maxi_batch", options_.maxi_batch},     {"max_length", options_.max_length},
+        {"valid_metric", to_string(options_.metric)}};
+    if (valid_) {
+        data["valid_source"] = options_.valid_source;
+        data["valid_source_sha256"] = valid_->source_sha256;
+        data["valid_target"] = options_.valid_target;
+        data["valid_target_sha256"] = valid_->target_sha256;
+        data["valid_pairs"] = valid_->pairs.size();
+    }
+    check_resume(data);
+    state_.run = data;
+}
+
+// A resumed run continues the old data order only if the data and everything
+// that shapes the batches are unchanged; otherwise it still trains, but says so.
+void TrainingRun::check_resume(const nlohmann::json& now) {
+    if (state_.step == 0) return;
+    const nlohmann::json& old = state_.run;
+    for (const char* key :
+         {"train_source_sha256", "train_target_sha256", "seed", "batch_tokens", "maxi_batch", "max_length"})
+        if (old.contains(key) && old.at(key) != now.at(key))
+            log_.line(std::string("warning: ") + key + " differs from the checkpoint's run (" + old.at(key).dump() +
+                      " then, " + now.at(key).dump() + " now): the data order will not be the one the run had");
+    if (old.contains("valid_metric") && old.at("valid_metric") != now.at("valid_metric")) {
+        log_.line("note: the validation metric changed from " + old.at("valid_metric").get<std::string>() + " to " +
+                  now.at("valid_metric").get<std::string>() + ": the best score and patience start over");
+        state_.has_best = false;
+        state_.best_score = state_.best_ce = 0;
+        state_.best_step = 0;
+        state_.stalled_validations = 0;
+    }
+}
+
+double TrainingRun::remaining() const {
+    double left = -1;
+    if (options_.max_steps > 0 && session_steps_ > 0) {
+        const double per_step = session_seconds() / static_cast<double>(session_steps_);
+        left = per_step * static_cast<double>(std::max<int64_t>(0, options_.max_steps - state_.step));
+    }
+    if (options_.max_time > 0) {
+        const double by_time = std::max(0.0, options_.max_time - elapsed());
+        left = left < 0 ? by_time : std::min(left, by_time);
+    }
+    return left;
+}
+
+void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& random) {
+    const int64_t epoch = batches.position().epoch;
+    trained_epoch_ = epoch;
+    TrainingBatch batch = batches.next();
+    clear(gradients);
+    const BatchLoss loss = graph_->forward_backward(batch, options_.graph, random, gradients);
+    ++state_.step;
+    ++session_steps_;
+    const double norm = scale_and_clip(gradients, 1.0 / std::max<int64_t>(1, loss.tokens), options_.clip_norm);
+    const double lr = options_.lr.rate(state_.step, state_.lr_scale);
+    if (!std::isfinite(norm) || !std::isfinite(loss.loss)) {
+        ++state_.skipped_updates;
+        ++consecutive_skips_;
+        log_.line("warning: step " + std::to_string(state_.step) + " (epoch " + std::to_string(epoch + 1) +
+                  "): loss or gradient is not finite; update skipped");
+        log_.record({{"type", "skipped"}, {"step", state_.step}, {"epoch", epoch + 1}});
+        return;
+    }
+    consecutive_skips_ = 0;
+    adam_.update(model_, gradients, lr);
+    state_.window_loss += loss.loss;
+    state_.window_nll += loss.nll;
+    state_.window_tokens += loss.tokens;
+    state_.window_correct += loss.correct;
+    state_.window_grad_norm += norm;
+    ++state_.window_steps;
+    state_.tokens_seen += loss.tokens;
+}
+
+void TrainingRun::display(double lr) {
+    const double tokens = static_cast<double>(std::max<int64_t>(1, state_.window_tokens));
+    const double loss = state_.window_loss / tokens, nll = state_.window_nll / tokens;
+    const double accuracy = static_cast<double>(state_.window_correct) / tokens;
+    const double grad_norm = state_.window_grad_norm / static_cast<double>(std::max<int64_t>(1, state_.window_steps));
+    const double now = elapsed();
+    const double seconds = std::max(1e-9, now - window_start_);
+    const double speed = static_cast<double>(state_.window_tokens) / seconds;
+    const double left = remaining();
+    std::ostringstream line;
+    line << "step " << state_.step << " | epoch " << trained_epoch_ + 1 << " | loss " << fixed(loss, 4)
+         << " | ppl " << fixed(std::exp(nll), 2) << " | acc " << fixed(100 * accuracy, 1) << "% | "
+         << fixed(speed, 0) << " tok/s | lr " << scientific(lr) << " | gnorm " << fixed(grad_norm, 3) << " | "
+         << format_duration(now);
+    if (left >= 0) line << " (" << format_duration(left) << " left)";
+    log_.line(line.str());
+    nlohmann::json record = {{"type", "progress"},
+                             {"step", state_.step},
+                             {"epoch", trained_epoch_ + 1},
+                             {"epochs_done", state_.position.epoch},
+                             {"loss", loss},
+                             {"nll", nll},
+                             {"ppl", std::exp(nll)},
+                             {"accuracy", accuracy},
+                             {"tokens", state_.window_tokens},
+                             {"steps", state_.window_steps},
+                             {"grad_norm", grad_norm},
+                             {"lr", lr},
+                             {"tokens_seen", state_.tokens_seen},
+                             {"tokens_per_second", speed},
+                             {"elapsed_seconds", now}};
+    if (left >= 0) record["remaining_seconds"] = left;
+    log_.record(record);
+    state_.window_loss = state_.window_nll = state_.window_grad_norm = 0;
+    state_.window_tokens = state_.window_correct = state_.window_steps = 0;
+    window_start_ = now;
+}
+
+void TrainingRun::save_output_model(const std::string& why) {
+    nlohmann::json& p = model_.provenance;
+    p["trained"] = true;
+    p["code_version"] = NMT_VERSION;
+    p["seed"] = options_.seed;
+    p["data"] = state_.run;
+    p["steps"] = state_.step;
+    p["epochs"] = state_.position.epoch;
+    p["tokens_seen"] = state_.tokens_seen;
+    p["saved_because"] = why;
+    if (state_.has_best)
+        p["best_validation"] = {{"metric", to_string(options_.metric)}, {"score", state_.best_score},
+                                {"step", state_.best_step}};
+    if (!state_.history.empty()) p["last_validation"] = state_.history.back();
+    save_model(options_.output, model_, options_.storage);
+}
+
+void TrainingRun::validate_and_keep_best(bool scheduled) {
+    const double started = elapsed();
+    validate_and_save(scheduled);
+    window_start_ += elapsed() - started;  // tokens/s counts training time only
+}
+
+void TrainingRun::validate_and_save(bool scheduled) {
+    last_validated_ = state_.step;
+    if (!validator_) {
+        save_output_model("latest (no validation set)");
+        return;
+    }
+    const ValidationScores scores = validator_->score(model_, *graph_);
+    const double value = options_.metric == ValidMetric::Bleu ? scores.bleu.score : scores.ce;
+    const bool improved = improves(scores, state_, options_.metric);
+    if (improved) {
+        state_.has_best = true;
+        state_.best_score = value;
+        state_.best_ce = scores.ce;
+        state_.best_step = state_.step;
+        state_.stalled_validations = 0;
+    } else if (scheduled) {
+        ++state_.stalled_validations;
+        if (options_.lr.decay == LrDecay::Plateau) state_.lr_scale *= options_.lr_decay_factor;
+    }
+    nlohmann::json record = {{"type", "validation"},
+                             {"step", state_.step},
+                             {"epoch", trained_epoch_ + 1},
+                             {"ce", scores.ce},
+                             {"ppl", scores.ppl},
+                             {"metric", to_string(options_.metric)},
+                             {"improved", improved},
+                             {"best_score", state_.best_score},
+                             {"best_step", state_.best_step},
+                             {"stalled", state_.stalled_validations},
+                             {"lr_scale", state_.lr_scale},
+                             {"seconds", scores.seconds}};
+    std::ostringstream line;
+    line << "validation at step " << state_.step << ": ce " << fixed(scores.ce, 4) << " (ppl "
+         << fixed(scores.ppl, 2) << ")";
+    if (scores.has_bleu) {
+        record["bleu"] = scores.bleu.score;
+        record["bleu_verbose"] = bleu_verbose(scores.bleu);
+        record["bleu_signature"] = bleu_signature(BleuOptions{}, "1");
+        line << " | BLEU " << fixed(scores.bleu.score, 2) << " " << bleu_verbose(scores.bleu);
+    }
+    state_.history.push_back(record);
+    if (improved) {
+        save_output_model("best " + to_string(options_.metric) + " on validation");
+        line << " | new best, saved " << options_.output;
+    } else {
+        line << " | best " << fixed(state_.best_score, 4) << " at step " << state_.best_step << ", "
+             << state_.stalled_validations << " without improvement";
+        if (options_.lr.decay == LrDecay::Plateau) line << ", lr x" << fixed(state_.lr_scale, 4);
+    }
+    line << " | " << fixed(scores.seconds, 1) << " s";
+    log_.line(line.str());
+    log_.record(record);
+}
+
+void TrainingRun::save_checkpoint_now(const Random& random) {
+    const uint64_t* words = random.state();
+    for (int i = 0; i < 4; ++i) state_.random_state[i] = words[i];
+    state_.elapsed_seconds = elapsed();
+    save_checkpoint(options_.checkpoint_path(), model_, adam_, state_);
+    log_.record({{"type", "checkpoint"}, {"step", state_.step}, {"path", options_.checkpoint_path()}});
+}
+
+std::string TrainingRun::stop_reason(int64_t consecutive_skips) const {
+    if (consecutive_skips >= 20)
+        throw Error("training diverged: 20 steps in a row had a non-finite loss or gradient (step " +
+                    std::to_string(state_.step) + "); try a lower --lr or --clip-norm");
+    if (options_.stop_requested && options_.stop_requested->load()) return "interrupted";
+    if (options_.max_steps > 0 && state_.step >= options_.max_steps) return "max-steps";
+    if (options_.max_epochs > 0 && state_.position.epoch >= options_.max_epochs) return "max-epochs";
+    if (options_.patience > 0 && state_.stalled_validations >= options_.patience) return "early-stop";
+    if (options_.max_time > 0 && elapsed() >= options_.max_time) return "max-time";
+    return "";
+}
+
+TrainingOutcome TrainingRun::run() {
+    const bool resumed = state_.step > 0;
+    earlier_sessions_ = state_.elapsed_seconds;
+    load_data();
+    BatchingOptions batching{options_.batch_tokens, options_.maxi_batch, options_.seed};
+    BatchGenerator batches(train_->pairs, batching);
+    window_start_ = elapsed();
+    batches.restore(state_.position);
+    state_.position = batches.position();
+    Random random;
+    random.set_state(state_.random_state);
+    Gradients gradients = zero_gradients(model_);
+    graph_ = std::make_unique<TrainingGraph>(model_);
+
+    nlohmann::json start = {{"type", resumed ? "resume" : "start"},
+                            {"step", state_.step},
+                            {"epoch", state_.position.epoch + 1},
+                            {"parameters", model_.parameter_count()},
+                            {"batches_per_epoch", batches.batches_in_epoch()},
+                            {"training_pairs", train_->pairs.size()},
+                            {"options", options_.to_json()},
+                            {"data", state_.run}};
+    log_.record(start);
+    log_.line(std::string(resumed ? "resuming at step " + std::to_string(state_.step) : "starting") + ": " +
+              std::to_string(model_.parameter_count()) + " parameters, " +
+              std::to_string(batches.batches_in_epoch()) + " batches per epoch of at most " +
+              std::to_string(options_.batch_tokens) + " target tokens");
+
+    std::string reason = stop_reason(0);
+    while (reason.empty()) {
+        step(batches, gradients, random);
+        state_.position = batches.position();
+        if (options_.disp_freq > 0 && state_.step % options_.disp_freq == 0)
+            display(options_.lr.rate(state_.step, state_.lr_scale));
+        if (options_.valid_every > 0 && state_.step % options_.valid_every == 0) validate_and_keep_best(true);
+        if (options_.save_every > 0 && state_.step % options_.save_every == 0) save_checkpoint_now(random);
+        reason = stop_reason(consecutive_skips_);
+    }
+    if (session_steps_ > 0) {
+        save_checkpoint_now(random);
+        // The output model must reflect the end of the run, so validate once
+        // more unless this step just was (an interrupted run skips it to stop
+        // quickly). After the checkpoint: this extra validation must not shift
+        // patience or the plateau schedule of a run that is later extended,
+        // or it would differ from one that never stopped.
+        if (last_validated_ != state_.step && (reason != "interrupted" || !validator_))
+            validate_and_keep_best(false);
+    }
+
+    TrainingOutcome outcome{state_.step,    state_.position.epoch, reason, state_.has_best,
+                            state_.best_score, state_.best_step};
+    std::ostringstream line;
+    line << "stopped (" << reason << ") at step " << state_.step << ", " << state_.position.epoch << " epochs done"
+         << ", after " << format_duration(elapsed());
+    if (state_.has_best)
+        line << "; best " << to_string(options_.metric) << " " << fixed(state_.best_score, 4) << " at step "
+             << state_.best_step;
+    line << "; checkpoint " << options_.checkpoint_path();
+    log_.line(line.str());
+    log_.record({{"type", "end"},
+                 {"reason", reason},
+                 {"step", state_.step},
+                 {"epochs", state_.position.epoch},
+                 {"best_score", state_.has_best ? nlohmann::json(state_.best_score) : nlohmann::json()},
+                 {"best_step", state_.best_step},
+                 {"elapsed_seconds", elapsed()}});
+    return outcome;
+}
+
+}  // namespace
+
+ValidMetric parse_valid_metric(const std::string& name) {
+    if (name == "bleu") return ValidMetric::Bleu;
+    if (name == "ce") return ValidMetric::CrossEntropy;
+    throw Error("--valid-metric: unknown metric '" + name + "' (expected bleu or ce)");
+}
+
+std::string to_string(ValidMetric metric) { return metric == ValidMetric::Bleu ? "bleu" : "ce"; }
+
+nlohmann::json TrainerOptions::to_json() const {
+    return {{"train_source", train_source},
+            {"train_target", train_target},
+            {"valid_source", valid_source},
+            {"valid_target", valid_target},
+            {"max_length", max_length},
+            {"output", output},
+            {"checkpoint", checkpoint_path()},
+            {"storage", dtype_name(storage)},
+            {"seed", seed},
+            {"batch_tokens", batch_tokens},
+            {"maxi_batch", maxi_batch},
+            {"label_smoothing", tidy(graph.label_smoothing)},
+            {"dropout_emb", tidy(graph.dropout_embeddings)},
+            {"dropout_hidden", tidy(graph.dropout_hidden)},
+            {"adam_beta1", adam.beta1},
+            {"adam_beta2", adam.beta2},
+            {"adam_eps", adam.epsilon},
+            {"lr", lr.base},
+            {"warmup", lr.warmup},
+            {"lr_decay", nmt::to_string(lr.decay)},
+            {"lr_decay_factor", lr_decay_factor},
+            {"clip_norm", clip_norm},
+            {"disp_freq", disp_freq},
+            {"valid_every", valid_every},
+            {"save_every", save_every},
+            {"valid_metric", nmt::to_string(metric)},
+            {"valid_beam", valid_beam},
+            {"valid_lines", valid_lines},
+            {"patience", patience},
+            {"max_time", max_time},
+            {"max_steps", max_steps},
+            {"max_epochs", max_epochs}};
+}
+
+TrainingLog::TrainingLog(const std::string& text_path, const std::string& jsonl_path, bool append,
+                         std::ostream* console)
+    : console_(console) {
+    const auto mode = append ? std::ios::app : std::ios::trunc;
+    if (!text_path.empty()) {
+        text_.open(text_path, std::ios::out | mode);
+        if (!text_) throw Error(text_path + ": cannot open the log for writing");
+    }
+    if (!jsonl_path.empty()) {
+        jsonl_.open(jsonl_path, std::ios::out | mode);
+        if (!jsonl_) throw Error(jsonl_path + ": cannot open the log for writing");
+    }
+}
+
+void TrainingLog::line(const std::string& text) {
+    if (console_) *console_ << text << std::endl;
+    if (text_.is_open()) text_ << text << std::endl;
+}
+
+void TrainingLog::record(const nlohmann::json& record) {
+    if (jsonl_.is_open()) jsonl_ << record.dump() << std::endl;
+}
+
+TrainingState initial_training_state(uint64_t seed) {
+    TrainingState state;
+    Random random(seed ^ kDropoutSeedSalt);
+    const uint64_t* words = random.state();
+    for (int i = 0; i < 4; ++i) state.random_state[i] = words[i];
+    return state;
+}
+
+TrainingOutcome train(Model& model, Adam& adam, TrainingState& state, const TrainerOptions& options,
+                      TrainingLog& log) {
+    if (options.output.empty()) throw Error("no output model path given (-o)");
+    if (options.train_source.empty() || options.train_target.empty())
+        throw Error("give --train-source and --train-target");
+    if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
+        throw Error("--valid-metric bleu needs --valid-beam of at least 1");
+    adam.set_options(options.adam);
+    return TrainingRun(model, adam, state, options, log).run();
+}
+
+std::string format_duration(double seconds) {
+    const int64_t total = static_cast<int64_t>(std::llround(std::max(0.0, seconds)));
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%lld:%02lld:%02lld", static_cast<long long>(total / 3600),
+                  static_cast<long long>(total / 60 % 60), static_cast<long long>(total % 60));
+    return buffer;
+}
+
+double parse_duration(const std::string& text) {
+    size_t used = 0;
+    double value = 0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw Error("--max-time: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
+    }
+    const std::string unit = text.substr(used);
+    double factor = 0;
+    if (unit.empty() || unit == "s") factor = 1;
+    else if (unit == "m") factor = 60;
+    else if (unit == "h") factor = 3600;
+    if (factor == 0 || value < 0 || !std::isfinite(value))
+        throw Error("--max-time: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
+    return value * factor;
+}
+
+}  // namespace nmt

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# nmt train: a run killed with SIGKILL and continued with --resume ends exactly
+# where an uninterrupted run ends (same data order, same dropout masks, same
+# optimiser state): its last progress record and final step match.
+# Usage: train_resume.sh NMT_BINARY SOURCE_DIR
+set -euo pipefail
+nmt=$1
+work=$(mktemp -d)
+trap 'kill -9 $pid 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+cd "$work"
+
+# A toy task: reverse a sequence of letters.
+awk 'BEGIN { srand(7); for (i = 0; i < 600; i++) { n = 2 + int(rand() * 6); s = ""; t = "";
+       for (j = 0; j < n; j++) { c = substr("abcdefgh", 1 + int(rand() * 8), 1); s = s (j ? " " : "") c; t = c (j ? " " : "") t }
+       print s > "train.src"; print t > "train.tgt" } }'
+head -n 20 train.src > valid.src
+head -n 20 train.tgt > valid.tgt
+"$nmt" vocab -i train.src train.tgt --joint --size 16 -o spm 2>/dev/null
+
+steps=300
+args=(--vocab spm.model --train-source train.src --train-target train.tgt
+      --valid-source valid.src --valid-target valid.tgt --valid-beam 2 --valid-every 150
+      --dim-emb 16 --dim-rnn 16 --dim-dec 32 --dim-attention 16 --enc-depth 1
+      --batch-tokens 160 --lr 0.01 --warmup 20 --seed 3 --threads 2
+      --disp-freq 10 --save-every 25 --max-steps $steps --quiet)
+train() { "$nmt" train "${args[@]}" "$@"; }
+
+train -o straight.nmt
+
+"$nmt" train "${args[@]}" -o killed.nmt &  # not through the function: $! must be nmt itself
+pid=$!
+# Wait until it is past its second checkpoint (step 50), then kill it without
+# warning: the resumed run must redo the steps after the checkpoint identically.
+for _ in $(seq 1 600); do
+    grep '"type":"progress"' killed.nmt.log.jsonl 2>/dev/null | grep -q '"step":60[,}]' && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.05
+done
+if ! kill -9 $pid 2>/dev/null; then
+    echo "FAIL: the run finished before it could be killed (too fast to test resuming)" >&2
+    exit 1
+fi
+wait $pid 2>/dev/null || true
+pid=
+test -f killed.nmt.checkpoint
+killed_at=$(grep '"type":"progress"' killed.nmt.log.jsonl | tail -n 1 | grep -o '"step":[0-9]*' | cut -d: -f2)
+echo "killed after step $killed_at of $steps"
+test "$killed_at" -lt $steps
+
+# Without --resume an existing checkpoint is refused rather than overwritten.
+if train -o killed.nmt 2>err.txt; then echo "FAIL: started over an existing checkpoint" >&2; exit 1; fi
+grep -q -- "--resume" err.txt
+
+# Resume with the same options read from a JSON config file, which shows
+# --config applies them: any difference would change the numbers compared below.
+cat > run.json <<JSON
+{"vocab": "spm.model", "train-source": "train.src", "train-target": "train.tgt",
+ "valid-source": "valid.src", "valid-target": "valid.tgt", "valid-beam": 2, "valid-every": 150,
+ "dim-emb": 16, "dim-rnn": 16, "dim-dec": 32, "dim-attention": 16, "enc-depth": 1,
+ "batch-tokens": 160, "lr": 0.01, "warmup": 20, "seed": 3, "threads": 2,
+ "disp-freq": 10, "save-every": 25, "max-steps": $steps, "quiet": true, "resume": true}
+JSON
+"$nmt" train --config run.json -o killed.nmt
+grep -q '"type":"resume"' killed.nmt.log.jsonl
+
+# Compare the records of the final step, without the wall-clock fields.
+final() {
+    grep "\"type\":\"$2\"" "$1" | grep "\"step\":$steps[,}]" | tail -n 1 |
+        sed -E 's/"(elapsed_seconds|remaining_seconds|tokens_per_second|seconds)":[^,}]*,?//g'
+}
+for type in progress validation end; do
+    a=$(final straight.nmt.log.jsonl $type)
+    b=$(final killed.nmt.log.jsonl $type)
+    if [ -z "$a" ] || [ "$a" != "$b" ]; then
+        echo "FAIL: the $type records at step $steps differ" >&2
+        echo "  uninterrupted: $a" >&2
+        echo "  resumed:       $b" >&2
+        exit 1
+    fi
+done
+echo "$a"
+# Both final models translate.
+echo "a b c" | "$nmt" translate -m killed.nmt >/dev/null
+echo "OK: resumed run matches the uninterrupted one at step $steps"

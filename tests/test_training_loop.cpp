@@ -1,0 +1,413 @@
+// The training loop's parts: corpus reading, batching, Adam, the learning
+// rate schedule, clipping, checkpoints, and an interrupted run that resumes
+// to exactly the parameters of an uninterrupted one.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <unistd.h>
+
+#include "adam.h"
+#include "batching.h"
+#include "checkpoint.h"
+#include "corpus.h"
+#include "error.h"
+#include "sha256.h"
+#include "test_support.h"
+#include "trainer.h"
+
+using namespace nmt;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_path(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("nmt_test_training_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Pairs with target lengths 1..max_target and source lengths varying independently.
+std::vector<SentencePair> synthetic_pairs(int count, int max_target, uint64_t seed) {
+    Random random(seed);
+    std::vector<SentencePair> pairs(count);
+    for (int i = 0; i < count; ++i) {
+        pairs[i].source.assign(1 + random.below(max_target), 3);
+        pairs[i].target.assign(1 + random.below(max_target), 4);
+        pairs[i].line = i + 1;
+    }
+    return pairs;
+}
+
+bool same_bits(const Tensor& a, const Tensor& b) {
+    return a.shape == b.shape && std::memcmp(a.data(), b.data(), a.values.size() * sizeof(float)) == 0;
+}
+
+Model two_parameter_model() {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 5);
+    model.parameters.clear();
+    model.parameters.emplace("w", Tensor({2}));
+    return model;
+}
+
+}  // namespace
+
+TEST_CASE("training loop: SHA-256 matches the FIPS 180-2 test vectors") {
+    CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+          "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+    Sha256 million;
+    const std::string chunk(1000, 'a');
+    for (int i = 0; i < 1000; ++i) million.update(chunk);
+    CHECK(million.hex_digest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+    const auto path = temp_path("abc.txt");
+    write_file(path, "abc");
+    CHECK(sha256_file(path.string()) == sha256_hex("abc"));
+}
+
+TEST_CASE("training loop: the corpus skips empty and long pairs, appends EOS and refuses misaligned files") {
+    const Vocabulary vocab(testing::tiny_spm(40), "tiny");
+    const auto source = temp_path("c.src"), target = temp_path("c.tgt");
+    write_file(source, "the cat sat\r\n\r\na dog runs\nthe cat sat on the mat the cat sat on the mat\nbird\n");
+    write_file(target, "a dog runs\r\nthe mat\n   \nsings\nthe cat\n");
+    CorpusOptions options;
+    options.max_length = 8;
+    options.keep_text = true;
+    const Corpus corpus = read_corpus(source.string(), target.string(), vocab, vocab, options);
+    CHECK(corpus.lines == 5);
+    CHECK(corpus.skipped_empty == 2);
+    REQUIRE(corpus.skipped_too_long == 1);
+    REQUIRE(corpus.pairs.size() == 2);
+    CHECK(corpus.pairs[0].line == 1);
+    CHECK(corpus.pairs[1].line == 5);
+    CHECK(corpus.pairs[0].source.back() == vocab.eos_id());
+    CHECK(corpus.pairs[0].target.back() == vocab.eos_id());
+    std::vector<int> expected = vocab.encode("a dog runs");
+    expected.push_back(vocab.eos_id());
+    CHECK(corpus.pairs[0].target == expected);
+    CHECK(corpus.target_text[0] == "a dog runs");  // '\r' gone
+    CHECK(corpus.source_sha256 == sha256_file(source.string()));
+
+    write_file(target, "one\ntwo\n");
+    const std::string message = error_of([&] { read_corpus(source.string(), target.string(), vocab, vocab, {}); });
+    CHECK(message.find(source.string()) != std::string::npos);
+    CHECK(message.find(target.string()) != std::string::npos);
+    CHECK(message.find("5 lines") != std::string::npos);
+    CHECK(message.find("2") != std::string::npos);
+    CHECK(error_of([&] { read_corpus("/nonexistent/x", target.string(), vocab, vocab, {}); }).find("/nonexistent/x") !=
+          std::string::npos);
+}
+
+TEST_CASE("training loop: batching covers every pair exactly once per epoch within the token budget") {
+    const auto pairs = synthetic_pairs(1000, 30, 3);
+    BatchingOptions options;
+    options.batch_tokens = 120;
+    options.maxi_batch = 5;
+    options.seed = 11;
+    for (int64_t epoch = 0; epoch < 3; ++epoch) {
+        const auto plan = plan_epoch(pairs, options, epoch);
+        std::vector<int> seen(pairs.size(), 0);
+        for (const auto& batch : plan) {
+            REQUIRE(!batch.empty());
+            size_t longest = 0;
+            for (int64_t i : batch) {
+                ++seen[i];
+                longest = std::max(longest, pairs[i].target.size());
+            }
+            CHECK(static_cast<int64_t>(batch.size() * longest) <= options.batch_tokens);
+        }
+        for (int count : seen) REQUIRE(count == 1);
+    }
+    // A pair longer than the budget still gets a batch (of its own).
+    auto long_pairs = synthetic_pairs(10, 5, 4);
+    long_pairs[3].target.assign(500, 4);
+    const auto plan = plan_epoch(long_pairs, options, 0);
+    int64_t covered = 0;
+    for (const auto& batch : plan) {
+        covered += static_cast<int64_t>(batch.size());
+        for (int64_t i : batch)
+            if (i == 3) CHECK(batch.size() == 1);
+    }
+    CHECK(covered == 10);
+    // Validation batches: in length order, every pair once.
+    const auto ordered = plan_in_order(pairs, 120);
+    int64_t total = 0;
+    for (const auto& batch : ordered) total += static_cast<int64_t>(batch.size());
+    CHECK(total == 1000);
+}
+
+TEST_CASE("training loop: batches hold similar lengths (sorted within maxi-batches)") {
+    const auto pairs = synthetic_pairs(2000, 40, 8);
+    BatchingOptions options;
+    options.batch_tokens = 200;
+    options.maxi_batch = 100;
+    int64_t padded = 0, real = 0;
+    for (const auto& batch : plan_epoch(pairs, options, 0)) {
+        size_t longest = 0;
+        for (int64_t i : batch) {
+            longest = std::max(longest, pairs[i].target.size());
+            real += static_cast<int64_t>(pairs[i].target.size());
+        }
+        padded += static_cast<int64_t>(longest * batch.size());
+    }
+    CHECK(static_cast<double>(real) / static_cast<double>(padded) > 0.95);
+}
+
+TEST_CASE("training loop: batch order is a function of seed and epoch, and restorable from a position") {
+    const auto pairs = synthetic_pairs(300, 20, 5);
+    BatchingOptions options;
+    options.batch_tokens = 60;
+    options.maxi_batch = 4;
+    options.seed = 7;
+    CHECK(plan_epoch(pairs, options, 0) == plan_epoch(pairs, options, 0));
+    CHECK(plan_epoch(pairs, options, 0) != plan_epoch(pairs, options, 1));
+    BatchingOptions other = options;
+    other.seed = 8;
+    CHECK(plan_epoch(pairs, options, 0) != plan_epoch(pairs, other, 0));
+
+    // Epochs may differ in batch count: the maxi-batches group different pairs.
+    const auto per_epoch = static_cast<int64_t>(plan_epoch(pairs, options, 0).size());
+    const auto second_epoch = static_cast<int64_t>(plan_epoch(pairs, options, 1).size());
+    BatchGenerator straight(pairs, options);
+    std::vector<TrainingBatch> expected;
+    for (int64_t i = 0; i < per_epoch + second_epoch + 5; ++i) expected.push_back(straight.next());
+    CHECK(straight.position() == BatchPosition{2, 5});
+
+    for (int64_t stop : {int64_t{0}, int64_t{3}, per_epoch - 1, per_epoch, per_epoch + 7}) {
+        BatchGenerator first(pairs, options);
+        for (int64_t i = 0; i < stop; ++i) first.next();
+        const BatchPosition saved = first.position();
+        BatchGenerator resumed(pairs, options);
+        resumed.restore(saved);
+        for (int64_t i = stop; i < static_cast<int64_t>(expected.size()); ++i) {
+            const TrainingBatch batch = resumed.next();
+            REQUIRE(batch.sources == expected[i].sources);
+            REQUIRE(batch.targets == expected[i].targets);
+        }
+    }
+}
+
+TEST_CASE("training loop: Adam matches a hand-computed update on two parameters") {
+    Model model = two_parameter_model();
+    model.param("w").values = {1.0f, -2.0f};
+    Adam adam(model, AdamOptions{0.9, 0.98, 1e-9});
+    Gradients g;
+    g.emplace("w", Tensor({2}));
+    // Step 1: bias-corrected moments are g and g², so each parameter moves by lr·sign(g).
+    g.at("w").values = {0.5f, -1.0f};
+    adam.update(model, g, 0.1);
+    CHECK(model.param("w")[0] == doctest::Approx(0.9).epsilon(1e-6));
+    CHECK(model.param("w")[1] == doctest::Approx(-1.9).epsilon(1e-6));
+    // Step 2, g = (0.5, 1): m = (0.095, 0.01), v = (0.0099, 0.0396), 1−β1² = 0.19, 1−β2² = 0.0396,
+    // so m̂ = (0.5, 0.0526316), v̂ = (0.25, 1) and the steps are 0.1 and 0.00526316.
+    g.at("w").values = {0.5f, 1.0f};
+    adam.update(model, g, 0.1);
+    CHECK(adam.first_moments.at("w")[0] == doctest::Approx(0.095));
+    CHECK(adam.first_moments.at("w")[1] == doctest::Approx(0.01));
+    CHECK(adam.second_moments.at("w")[0] == doctest::Approx(0.0099));
+    CHECK(adam.second_moments.at("w")[1] == doctest::Approx(0.0396));
+    CHECK(model.param("w")[0] == doctest::Approx(0.8).epsilon(1e-6));
+    CHECK(model.param("w")[1] == doctest::Approx(-1.9052632).epsilon(1e-6));
+    CHECK(adam.steps() == 2);
+}
+
+TEST_CASE("training loop: learning rate warm-up, inverse square root decay and plateau") {
+    LrSchedule s{1e-3, 100, LrDecay::InverseSqrt};
+    CHECK(s.rate(1) == doctest::Approx(1e-5));
+    CHECK(s.rate(50) == doctest::Approx(5e-4));
+    CHECK(s.rate(100) == doctest::Approx(1e-3));
+    CHECK(s.rate(400) == doctest::Approx(5e-4));
+    CHECK(s.rate(10000) == doctest::Approx(1e-4));
+    CHECK(s.rate(400, 0.5) == doctest::Approx(5e-4));  // the plateau scale is for plateau only
+    LrSchedule constant{1e-3, 0, LrDecay::InverseSqrt};
+    CHECK(constant.rate(1) == doctest::Approx(1e-3));
+    CHECK(constant.rate(100000) == doctest::Approx(1e-3));
+    LrSchedule plateau{2e-3, 10, LrDecay::Plateau};
+    CHECK(plateau.rate(5, 0.25) == doctest::Approx(1e-3));  // warm-up is not scaled
+    CHECK(plateau.rate(500) == doctest::Approx(2e-3));
+    CHECK(plateau.rate(500, 0.25) == doctest::Approx(5e-4));
+    CHECK(parse_lr_decay("plateau") == LrDecay::Plateau);
+    CHECK(error_of([] { parse_lr_decay("cosine"); }).find("--lr-decay") != std::string::npos);
+}
+
+TEST_CASE("training loop: gradients are scaled per token, then clipped to the global norm") {
+    Gradients g;
+    g.emplace("a", Tensor({2}));
+    g.emplace("b", Tensor({1}));
+    g.at("a").values = {6.0f, 0.0f};
+    g.at("b").values = {8.0f};
+    CHECK(scale_and_clip(g, 0.5, 1.0) == doctest::Approx(5.0));
+    CHECK(g.at("a")[0] == doctest::Approx(0.6));
+    CHECK(g.at("a")[1] == 0.0f);
+    CHECK(g.at("b")[0] == doctest::Approx(0.8));
+    CHECK(scale_and_clip(g, 1.0, 5.0) == doctest::Approx(1.0));  // under the threshold: unchanged
+    CHECK(g.at("b")[0] == doctest::Approx(0.8));
+    CHECK(scale_and_clip(g, 2.0, 0.0) == doctest::Approx(2.0));  // 0: no clipping
+    CHECK(g.at("b")[0] == doctest::Approx(1.6));
+    g.at("a")[1] = NAN;
+    CHECK(std::isnan(scale_and_clip(g, 1.0, 1.0)));
+}
+
+TEST_CASE("training loop: a checkpoint restores model, moments and state bit for bit") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::LSTM, CellType::GRU, DecoderStyle::Luong, AttentionType::General), 21);
+    model.provenance = {{"command", "nmt train ..."}, {"seed", 21}};
+    Adam adam(model, AdamOptions{0.85, 0.995, 1e-8});
+    uint64_t seed = 100;
+    for (auto* moments : {&adam.first_moments, &adam.second_moments})
+        for (auto& [name, t] : *moments) t.values = testing::random_vector(t.values.size(), seed++);
+    adam.set_steps(37);
+    TrainingState state = initial_training_state(9);
+    Random random(3);
+    for (int i = 0; i < 5; ++i) random.next();
+    std::memcpy(state.random_state, random.state(), sizeof state.random_state);
+    state.step = 42;
+    state.position = {3, 17};
+    state.lr_scale = 0.25;
+    state.has_best = true;
+    state.best_score = 12.345678901234567;
+    state.best_step = 40;
+    state.best_ce = 2.0 / 3.0;
+    state.stalled_validations = 1;
+    state.elapsed_seconds = 123.456;
+    state.window_loss = 1.0 / 3.0;
+    state.window_tokens = 77;
+    state.tokens_seen = 1234567;
+    state.history = nlohmann::json::array({{{"step", 20}, {"bleu", 1.5}}, {{"step", 40}, {"bleu", 12.3}}});
+    state.run = {{"seed", 9}, {"train_source_sha256", "abc"}};
+
+    const auto path = temp_path("run.checkpoint").string();
+    save_checkpoint(path, model, adam, state);
+    const Checkpoint loaded = load_checkpoint(path);
+    CHECK(to_json(loaded.model.config) == to_json(model.config));
+    CHECK(loaded.model.provenance == model.provenance);
+    CHECK(loaded.model.target_vocab.serialized() == model.target_vocab.serialized());
+    REQUIRE(loaded.model.parameters.size() == model.parameters.size());
+    for (const auto& [name, t] : model.parameters) {
+        CHECK(same_bits(loaded.model.param(name), t));
+        CHECK(same_bits(loaded.adam.first_moments.at(name), adam.first_moments.at(name)));
+        CHECK(same_bits(loaded.adam.second_moments.at(name), adam.second_moments.at(name)));
+    }
+    CHECK(loaded.adam.steps() == 37);
+    CHECK(loaded.adam.options().beta1 == 0.85);
+    CHECK(loaded.adam.options().epsilon == 1e-8);
+    CHECK(loaded.state.to_json() == state.to_json());
+    CHECK(loaded.state.best_score == state.best_score);  // doubles survive JSON exactly
+    CHECK(std::memcmp(loaded.state.random_state, state.random_state, sizeof state.random_state) == 0);
+    CHECK(loaded.state.position == state.position);
+
+    // Neither file type passes for the other.
+    CHECK(error_of([&] { load_model(path); }).find("nmt-checkpoint") != std::string::npos);
+    const auto model_path = temp_path("plain.nmt").string();
+    save_model(model_path, model);
+    CHECK(error_of([&] { load_checkpoint(model_path); }).find("not an nmt training checkpoint") != std::string::npos);
+}
+
+TEST_CASE("training loop: durations for --max-time") {
+    CHECK(parse_duration("90") == 90);
+    CHECK(parse_duration("90s") == 90);
+    CHECK(parse_duration("30m") == 1800);
+    CHECK(parse_duration("1.5h") == 5400);
+    CHECK(error_of([] { parse_duration("soon"); }).find("--max-time") != std::string::npos);
+    CHECK(error_of([] { parse_duration("5d"); }).find("--max-time") != std::string::npos);
+    CHECK(format_duration(3723) == "1:02:03");
+    CHECK(format_duration(7) == "0:00:07");
+}
+
+TEST_CASE("training loop: an interrupted and resumed run ends with the same parameters as an uninterrupted one") {
+    const auto source = temp_path("loop.src"), target = temp_path("loop.tgt");
+    {
+        std::ofstream s(source), t(target);
+        Random random(17);
+        const char* words[] = {"the", "cat", "sat", "on", "mat", "a", "dog", "runs", "in", "park"};
+        for (int line = 0; line < 60; ++line) {
+            std::string a, b;
+            for (int w = 0, n = 1 + static_cast<int>(random.below(6)); w < n; ++w) {
+                const int k = static_cast<int>(random.below(10));
+                a += std::string(w ? " " : "") + words[k];
+                b = words[9 - k] + std::string(b.empty() ? "" : " ") + b;
+            }
+            s << a << "\n";
+            t << b << "\n";
+        }
+    }
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    const Model initial = testing::random_model(config, 31, 40);
+    TrainerOptions options;
+    options.train_source = options.valid_source = source.string();
+    options.train_target = options.valid_target = target.string();
+    options.batch_tokens = 40;
+    options.seed = 5;
+    options.lr = {1e-2, 3, LrDecay::Plateau};
+    options.disp_freq = 2;
+    options.valid_every = 4;
+    options.save_every = 3;
+    options.valid_beam = 2;
+    options.valid_lines = 8;
+    options.max_steps = 10;
+    options.patience = 0;
+
+    auto copy_of = [&] {
+        Model m{initial.config, initial.parameters, Vocabulary(initial.source_vocab.serialized(), "s"),
+                Vocabulary(initial.target_vocab.serialized(), "t")};
+        return m;
+    };
+    auto fresh_run = [&](const std::string& name, int64_t max_steps) {
+        Model model = copy_of();
+        Adam adam(model, options.adam);
+        TrainingState state = initial_training_state(options.seed);
+        TrainerOptions o = options;
+        o.output = temp_path(name + ".nmt").string();
+        o.max_steps = max_steps;
+        TrainingLog log("", temp_path(name + ".jsonl").string(), false, nullptr);
+        const TrainingOutcome outcome = train(model, adam, state, o, log);
+        CHECK(outcome.steps == max_steps);
+        CHECK(outcome.stop_reason == "max-steps");
+        return o;
+    };
+    const TrainerOptions straight = fresh_run("straight", 10);
+    const TrainerOptions first_half = fresh_run("halves", 5);
+
+    Checkpoint checkpoint = load_checkpoint(first_half.checkpoint_path());
+    CHECK(checkpoint.state.step == 5);
+    TrainerOptions second_half = first_half;
+    second_half.max_steps = 10;
+    TrainingLog log("", temp_path("halves.jsonl").string(), true, nullptr);
+    const TrainingOutcome outcome = train(checkpoint.model, checkpoint.adam, checkpoint.state, second_half, log);
+    CHECK(outcome.steps == 10);
+
+    const Checkpoint a = load_checkpoint(straight.checkpoint_path());
+    const Checkpoint& b = checkpoint;
+    CHECK(b.state.position == a.state.position);
+    CHECK(std::memcmp(a.state.random_state, b.state.random_state, sizeof a.state.random_state) == 0);
+    CHECK(a.adam.steps() == b.adam.steps());
+    for (const auto& [name, t] : a.model.parameters) {
+        CHECK_MESSAGE(same_bits(b.model.param(name), t), name);
+        CHECK_MESSAGE(same_bits(b.adam.second_moments.at(name), a.adam.second_moments.at(name)), name);
+    }
+    // The training made progress, and the best model file is a loadable model with provenance.
+    const Model best = load_model(straight.output);
+    CHECK(best.provenance.at("trained") == true);
+    CHECK(best.provenance.at("data").at("train_source_sha256") == sha256_file(source.string()));
+    CHECK(a.state.history.size() >= 2);
+}

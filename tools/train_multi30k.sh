@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Trains a shipped model: English -> TARGET (fr or de) on Multi30k's training
+# split, validating on val, with the default architecture (embedding 256,
+# bidirectional GRU encoder 2x256, GRU decoder 512, Bahdanau style, additive
+# attention) and tied target embeddings. One thread: two pairs train side by
+# side on a 2-core machine, and a run is reproducible for a given thread count.
+#
+# Usage: tools/train_multi30k.sh TARGET [DATA_DIR] [OUT_DIR] [NMT_BINARY]
+#   defaults: ../shared/data, runs/, build/nmt. Writes OUT_DIR/en-TARGET.nmt
+#   (the best model by validation BLEU), .checkpoint, .log and .log.jsonl.
+#   Interrupted? Run it again: it resumes from the checkpoint.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: tools/train_multi30k.sh fr|de [DATA_DIR] [OUT_DIR] [NMT_BINARY]}
+data=${2:-../shared/data}/multi30k
+out=${3:-runs}
+nmt=${4:-build/nmt}
+mkdir -p "$out"
+export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
+exec "$nmt" train \
+    --vocab "vocab/multi30k.en-$target.model" --source-lang en --target-lang "$target" \
+    --train-source "$data/train.en" --train-target "$data/train.$target" \
+    --valid-source "$data/val.en" --valid-target "$data/val.$target" \
+    --tied-embeddings --seed 1 --threads 1 \
+    --batch-tokens 2000 --lr 0.002 --warmup 500 \
+    --dropout-emb 0.2 --dropout-hidden 0.3 --label-smoothing 0.1 \
+    --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
+    --max-time 85m --resume \
+    -o "$out/en-$target.nmt"
