@@ -2,8 +2,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
+#include <string>
 
 #include "commands.h"
 #include "error.h"
@@ -33,16 +36,38 @@ File open_output(const std::string& path) {
     return File(f, std::fclose);
 }
 
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+// Beam search turns factor * source length into an int: NaN, or a factor large
+// enough to overflow it, would silently cap every translation at one piece,
+// and a NaN penalty leaves hypotheses unordered.
+void check_search_options(const SearchOptions& s) {
+    if (!(s.max_length_factor >= 0 && s.max_length_factor <= 1000))
+        throw Error("--max-length-factor must be from 0 to 1000, not " + number(s.max_length_factor));
+    if (!std::isfinite(s.length_penalty))
+        throw Error("--length-penalty must be a finite number, not " + number(s.length_penalty));
+}
+
 void run(TranslateCommand& o) {
     if (o.list_models) {
         print_model_list(stdout);
         return;
     }
+    check_search_options(o.stream.translate.search);
     set_threads(o.threads);
     const std::string model_path = resolve_model(o.model, o.from, o.to);
     const Model model = load_model(model_path);
     Translator translator(model);
 
+    // Opening -o truncates it: if it is the input, the input would be lost.
+    std::error_code same_error;
+    if (!o.input.empty() && !o.output.empty() && o.input != "-" && o.output != "-" &&
+        std::filesystem::equivalent(o.input, o.output, same_error))
+        throw Error(o.output + ": the output file is the input file; write to another file");
     int fd = STDIN_FILENO;
     if (!o.input.empty() && o.input != "-") {
         fd = ::open(o.input.c_str(), O_RDONLY);

@@ -85,8 +85,9 @@ std::vector<std::vector<SearchHypothesis>> beam_search(StepModel& model, const s
     for (int s = 0; s < N; ++s) {
         auto& S = sentences[s];
         S.source_length = source_lengths[s];
-        S.max_length = static_cast<int>(std::ceil(options.max_length_factor * source_lengths[s])) + options.max_length_extra;
-        S.max_length = std::max(S.max_length, 1);
+        // In double and clamped before the cast: a huge or NaN factor must not overflow the int.
+        const double limit = std::ceil(double(options.max_length_factor) * source_lengths[s]) + options.max_length_extra;
+        S.max_length = limit >= 1 ? static_cast<int>(std::min(limit, 100000.0)) : 1;
         nodes.push_back({-1, bos, 0.0f, -1, 0});
         S.open.push_back(static_cast<int>(nodes.size()) - 1);
         parents.push_back(s);

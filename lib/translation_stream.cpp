@@ -1,6 +1,8 @@
 #include "translation_stream.h"
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -11,6 +13,14 @@
 namespace nmt {
 
 namespace {
+
+// A full disk or a closed file must stop the run with an error: fwrite and
+// fflush report it only through their return values, and a translation
+// silently missing from the output is worse than no output.
+void flush(std::FILE* out, const char* what) {
+    if (std::fflush(out) != 0 || std::ferror(out))
+        throw Error(std::string("cannot write the ") + what + ": " + std::strerror(errno));
+}
 
 void write_line(std::FILE* out, const std::string& line) {
     std::fwrite(line.data(), 1, line.size(), out);
@@ -51,7 +61,11 @@ void write_svg(const std::string& directory, int64_t index, const TranslationRes
 StreamStats translate_stream(Translator& translator, LineReader& input, std::FILE* output,
                              const StreamOptions& options) {
     const auto start = std::chrono::steady_clock::now();
-    if (!options.svg_directory.empty()) std::filesystem::create_directories(options.svg_directory);
+    if (!options.svg_directory.empty()) {
+        std::error_code error;
+        std::filesystem::create_directories(options.svg_directory, error);
+        if (error) throw Error(options.svg_directory + ": cannot create directory: " + error.message());
+    }
     StreamStats stats;
     std::vector<std::string> lines, warnings;
     std::string line;
@@ -78,8 +92,8 @@ StreamStats translate_stream(Translator& translator, LineReader& input, std::FIL
             if (!options.svg_directory.empty()) write_svg(options.svg_directory, index, results[i]);
             if (!results[i].hypotheses.empty()) stats.target_tokens += results[i].hypotheses[0].target_pieces.size();
         }
-        std::fflush(output);
-        if (options.alignments) std::fflush(options.alignments);
+        flush(output, "translations");
+        if (options.alignments) flush(options.alignments, "alignments");
         if (options.warnings)
             for (const auto& w : warnings) std::fprintf(stderr, "nmt: warning: %s\n", w.c_str());
         stats.lines += lines.size();

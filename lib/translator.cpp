@@ -10,14 +10,25 @@ namespace nmt {
 Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}
 
 std::vector<int> Translator::source_ids(const std::string& line, int64_t line_number,
-                                        std::vector<std::string>* warnings) const {
-    std::vector<int> ids = model_.source_vocab.encode(line);
+                                        std::vector<std::string>* warnings, size_t original_bytes) const {
     const size_t limit = model_.config.max_source_pieces - 1;  // room for EOS
-    if (ids.size() > limit) {
+    // A piece covers at most a few dozen bytes, so bytes beyond 64 per allowed
+    // piece can never be translated; dropping them first keeps a multi-megabyte
+    // line from costing the tokenizer hundreds of megabytes.
+    const size_t byte_limit = 64 * limit;
+    if (line.size() > byte_limit) {
+        size_t cut = byte_limit;
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
+        return source_ids(line.substr(0, cut), line_number, warnings, line.size());
+    }
+    std::vector<int> ids = model_.source_vocab.encode(line);
+    if (ids.size() > limit || original_bytes > line.size()) {
         if (warnings)
-            warnings->push_back("line " + std::to_string(line_number) + ": " + std::to_string(ids.size()) +
-                                " pieces, cropped to the model's limit of " + std::to_string(limit));
-        ids.resize(limit);
+            warnings->push_back("line " + std::to_string(line_number) + ": " +
+                                (original_bytes > line.size() ? std::to_string(original_bytes) + " bytes"
+                                                              : std::to_string(ids.size()) + " pieces") +
+                                ", cropped to the model's limit of " + std::to_string(limit) + " pieces");
+        if (ids.size() > limit) ids.resize(limit);
     }
     if (!ids.empty()) ids.push_back(model_.source_vocab.eos_id());
     return ids;

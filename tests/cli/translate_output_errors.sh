@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Output that cannot be written (-o, stdout, --alignments, --alignment-svg:
+# a missing directory, a full disk, a file where a directory should be) makes
+# `nmt translate` exit non-zero with one "nmt: error: ..." line, never exit 0
+# with translations silently lost. A model that fails to load leaves an
+# existing -o file untouched.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cli_test_setup "$@"
+
+make_model "$TMP"
+MODEL=$TMP/model.nmt
+printf 'A small dog runs.\nThe girl plays.\n' >"$TMP/in.txt"
+
+# expect_one_error WHAT NAME COMMAND...: COMMAND fails with one line
+# "nmt: error: ..." on stderr containing NAME.
+expect_one_error() {
+    local what=$1 name=$2 status=0
+    shift 2
+    "$@" 2>"$TMP/stderr" || status=$?
+    check_no_crash "$what" "$status"
+    ((status != 0)) || fail "$what: expected a non-zero exit status, got 0"
+    [[ $(wc -l <"$TMP/stderr") == 1 ]] || fail "$what: expected one line on stderr, got: $(cat "$TMP/stderr")"
+    local message
+    message=$(cat "$TMP/stderr")
+    [[ $message == "nmt: error: "* ]] || fail "$what: expected stderr to start with 'nmt: error: ', got '$message'"
+    [[ $message == *"$name"* ]] || fail "$what: expected the message to name '$name', got '$message'"
+}
+
+translate() { nmt translate -m "$MODEL" -i "$TMP/in.txt" "$@"; }
+
+expect_one_error "-o in a missing directory" "$TMP/missing/out.txt" translate -o "$TMP/missing/out.txt"
+mkdir "$TMP/out-dir"
+expect_one_error "-o a directory" "$TMP/out-dir" translate -o "$TMP/out-dir"
+expect_one_error "--alignments in a missing directory" "$TMP/missing/a.jsonl" \
+    translate -o "$TMP/out.txt" --alignments "$TMP/missing/a.jsonl"
+touch "$TMP/plain-file"
+expect_one_error "--alignment-svg under a regular file" "$TMP/plain-file/svg" \
+    translate -o "$TMP/out.txt" --alignment-svg "$TMP/plain-file/svg"
+expect_one_error "--alignment-svg naming a regular file" "$TMP/plain-file" \
+    translate -o "$TMP/out.txt" --alignment-svg "$TMP/plain-file"
+
+if [[ -w /dev/full ]]; then  # writes to /dev/full fail with ENOSPC: a full disk
+    expect_one_error "-o /dev/full" "cannot write" translate -o /dev/full
+    expect_one_error "stdout on /dev/full" "cannot write" translate >/dev/full
+    expect_one_error "--alignments /dev/full" "cannot write" translate -o "$TMP/out.txt" --alignments /dev/full
+else
+    echo "note: no writable /dev/full; full-disk cases skipped"
+fi
+
+echo "keep me" >"$TMP/existing.txt"
+expect_one_error "missing model with -o" "$TMP/no-model.nmt" \
+    nmt translate -m "$TMP/no-model.nmt" -i "$TMP/in.txt" -o "$TMP/existing.txt"
+expect_eq "an existing -o file after the model failed to load" "keep me" "$(cat "$TMP/existing.txt")"
+
+echo "ok: unwritable outputs give one clear error"
