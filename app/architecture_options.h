@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "model.h"
 #include "model_config.h"
 
 namespace nmt::app {
@@ -22,5 +23,12 @@ struct VocabularyOptions {
     // Paths of the source and target SentencePiece models; throws when neither form was given.
     std::pair<std::string, std::string> paths() const;
 };
+
+// A model with random weights for this architecture and these vocabularies
+// (what `nmt init` writes and `nmt train` starts from); provenance left empty.
+Model new_model(const ArchitectureOptions& architecture, const VocabularyOptions& vocab, uint64_t seed);
+
+// "f16" / "bf16" / anything else (the option checks it): "f32".
+DType parse_storage(const std::string& name);
 
 }  // namespace nmt::app

@@ -2,6 +2,7 @@
 // a model file; loading converts back to f32, so translations barely change).
 #include <iostream>
 
+#include "architecture_options.h"
 #include "commands.h"
 #include "model.h"
 
@@ -20,7 +21,7 @@ void add_convert_command(CLI::App& app) {
         ->capture_default_str();
     c->callback([o] {
         Model model = load_model(o->input);
-        const DType storage = o->storage == "f16" ? DType::F16 : o->storage == "bf16" ? DType::BF16 : DType::F32;
+        const DType storage = parse_storage(o->storage);
         model.provenance["converted"] = {{"from", o->input}, {"storage", o->storage}};
         save_model(o->output, model, storage);
         std::cerr << "wrote " << o->output << " (" << o->storage << " weights)\n";

@@ -17,16 +17,8 @@ struct InitOptions {
     std::string output, storage = "f32";
 };
 
-DType parse_storage(const std::string& s) { return s == "f16" ? DType::F16 : s == "bf16" ? DType::BF16 : DType::F32; }
-
 void run(const InitOptions& o) {
-    const auto [source_path, target_path] = o.vocab.paths();
-    Vocabulary source(Vocabulary::read_file(source_path), source_path);
-    Vocabulary target(Vocabulary::read_file(target_path), target_path);
-    ModelConfig config = o.architecture.resolve();
-    config.source_vocab_size = source.size();
-    config.target_vocab_size = target.size();
-    Model model = init_model(config, o.seed, std::move(source), std::move(target));
+    Model model = new_model(o.architecture, o.vocab, o.seed);
     model.provenance = {{"created_by", std::string("nmt init ") + NMT_VERSION}, {"seed", o.seed}, {"trained", false}};
     save_model(o.output, model, parse_storage(o.storage));
     std::cerr << "wrote " << o.output << ": " << model.parameter_count() << " parameters (random weights)\n";

@@ -128,7 +128,6 @@ std::string command_line() {
     return out.empty() ? "nmt train" : out;
 }
 
-DType parse_storage(const std::string& s) { return s == "f16" ? DType::F16 : s == "bf16" ? DType::BF16 : DType::F32; }
 
 nlohmann::json config_provenance(const std::string& path) {
     if (path.empty()) return nullptr;
@@ -139,12 +138,7 @@ nlohmann::json config_provenance(const std::string& path) {
 
 Model fresh_model(const TrainCommand& c) {
     const auto [source_path, target_path] = c.vocab.paths();
-    Vocabulary source(Vocabulary::read_file(source_path), source_path);
-    Vocabulary target(Vocabulary::read_file(target_path), target_path);
-    ModelConfig config = c.architecture.resolve();
-    config.source_vocab_size = source.size();
-    config.target_vocab_size = target.size();
-    Model model = init_model(config, c.trainer.seed, std::move(source), std::move(target));
+    Model model = new_model(c.architecture, c.vocab, c.trainer.seed);
     model.provenance = {{"created_by", std::string("nmt train ") + NMT_VERSION},
                         {"command", command_line()},
                         {"config_file", config_provenance(c.config)},
