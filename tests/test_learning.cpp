@@ -24,6 +24,16 @@ std::vector<int> random_sequence(Random& random) {
     return s;
 }
 
+// A task example: source = symbols + EOS; target = the same symbols (reversed
+// for the reverse task), without EOS — callers add it where the target needs it.
+std::pair<std::vector<int>, std::vector<int>> example(Random& random, bool reverse, int eos) {
+    auto source = random_sequence(random);
+    auto target = source;
+    if (reverse) std::reverse(target.begin(), target.end());
+    source.push_back(eos);
+    return {source, target};
+}
+
 struct Outcome {
     double exact = 0;      // share of held-out sequences produced exactly
     double attention = 0;  // share of target positions whose attention argmax is the expected source position
@@ -53,13 +63,10 @@ Outcome learn(bool reverse, uint64_t seed, DecoderStyle style = DecoderStyle::Ba
     for (int step = 1; step <= 1100; ++step) {
         TrainingBatch batch;
         for (int i = 0; i < 48; ++i) {
-            auto s = random_sequence(random);
-            auto t = s;
-            if (reverse) std::reverse(t.begin(), t.end());
-            s.push_back(eos);
-            t.push_back(eos);
-            batch.sources.push_back(s);
-            batch.targets.push_back(t);
+            auto [source, target] = example(random, reverse, eos);
+            target.push_back(eos);
+            batch.sources.push_back(source);
+            batch.targets.push_back(target);
         }
         clear(gradients);
         graph.forward_backward(batch, options, random, gradients);
@@ -70,12 +77,9 @@ Outcome learn(bool reverse, uint64_t seed, DecoderStyle style = DecoderStyle::Ba
     Random held_out(seed + 99);
     std::vector<std::vector<int>> sources, expected;
     for (int i = 0; i < 200; ++i) {
-        auto s = random_sequence(held_out);
-        auto t = s;
-        if (reverse) std::reverse(t.begin(), t.end());
-        s.push_back(eos);
-        sources.push_back(s);
-        expected.push_back(t);
+        auto [source, target] = example(held_out, reverse, eos);
+        sources.push_back(source);
+        expected.push_back(target);
     }
     Encoder encoder(model);
     Decoder decoder(model);
