@@ -193,12 +193,13 @@ void run(TrainCommand& c, CLI::App& command) {
         auto& resumed = checkpoint.model.provenance["resumed"];
         if (!resumed.is_array()) resumed = nlohmann::json::array();
         resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
-        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.state, o, log);
+        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, o, log);
     } else {
         Model model = fresh_model(c);
         Adam adam(model, o.adam);
+        ParameterAverage average;
         TrainingState state = initial_training_state(o.seed);
-        outcome = train(model, adam, state, o, log);
+        outcome = train(model, adam, average, state, o, log);
     }
     if (outcome.stop_reason == "interrupted") throw Error("interrupted; continue with --resume");
 }
@@ -272,6 +273,12 @@ void add_train_command(CLI::App& app) {
         ->capture_default_str();
     optimiser->add_option("--clip-norm", o.clip_norm, "Clip the gradients' global L2 norm (per-token gradients; 0: off)")
         ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    optimiser
+        ->add_option("--exponential-smoothing", o.exponential_smoothing,
+                     "Validate and save an exponential moving average of the weights with this rate (0: off; "
+                     "5e-4 averages over about the last 2000 updates)")
+        ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
     optimiser->add_option("--adam-beta1", o.adam.beta1, "Adam β1")->check(CLI::Range(0.0, 1.0))->capture_default_str();
     optimiser->add_option("--adam-beta2", o.adam.beta2, "Adam β2")->check(CLI::Range(0.0, 1.0))->capture_default_str();

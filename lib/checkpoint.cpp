@@ -76,7 +76,8 @@ TrainingState TrainingState::from_json(const nlohmann::json& json) {
     return s;
 }
 
-void save_checkpoint(const std::string& path, const Model& model, const Adam& adam, const TrainingState& state) {
+void save_checkpoint(const std::string& path, const Model& model, const Adam& adam, const ParameterAverage& average,
+                     const TrainingState& state) {
     SafetensorsFile file;
     file.metadata["format"] = kFormat;
     file.metadata["format_version"] = std::to_string(kFormatVersion);
@@ -91,6 +92,7 @@ void save_checkpoint(const std::string& path, const Model& model, const Adam& ad
     for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t);
     for (const auto& [name, t] : adam.first_moments) file.tensors["adam.m." + name] = StoredTensor::from_float(t);
     for (const auto& [name, t] : adam.second_moments) file.tensors["adam.v." + name] = StoredTensor::from_float(t);
+    for (const auto& [name, t] : average.values) file.tensors["average." + name] = StoredTensor::from_float(t);
     file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
     file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
     write_safetensors(path, file);
@@ -156,12 +158,16 @@ Checkpoint load_checkpoint(const std::string& path) {
         throw Error(path + ": checkpoint optimiser metadata: " + e.what());
     }
     adam.set_options(options);
+    // All parameters averaged or none (a run that did not average).
+    const bool averaged = file.tensors.count("average." + parameter_shapes(config).begin()->first) > 0;
+    ParameterAverage average;
     for (const auto& [name, shape] : parameter_shapes(config)) {
         model.parameters.emplace(name, take_float(name, shape));
         adam.first_moments.emplace(name, take_float("adam.m." + name, shape));
         adam.second_moments.emplace(name, take_float("adam.v." + name, shape));
+        if (averaged) average.values.emplace(name, take_float("average." + name, shape));
     }
-    return Checkpoint{std::move(model), std::move(adam), std::move(state)};
+    return Checkpoint{std::move(model), std::move(adam), std::move(average), std::move(state)};
 }
 
 }  // namespace nmt

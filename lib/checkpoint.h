@@ -2,6 +2,7 @@
 // it had never stopped. One safetensors file (written atomically) holding
 //  - the model's parameters (f32, bit-exact), vocabularies, config, provenance;
 //  - the Adam moments as "adam.m.<name>" and "adam.v.<name>";
+//  - the parameter average, when the run keeps one, as "average.<name>";
 //  - "__metadata__" format = "nmt-checkpoint" (so load_model refuses it with
 //    a clear message) and "training_state" = the TrainingState as JSON.
 // Keep it apart from the model file a user translates with (OUT.checkpoint).
@@ -14,6 +15,7 @@
 #include "adam.h"
 #include "batching.h"
 #include "model.h"
+#include "parameter_average.h"
 #include "random.h"
 
 namespace nmt {
@@ -44,10 +46,12 @@ struct TrainingState {
 struct Checkpoint {
     Model model;
     Adam adam;
+    ParameterAverage average;  // empty when the run did not average
     TrainingState state;
 };
 
-void save_checkpoint(const std::string& path, const Model& model, const Adam& adam, const TrainingState& state);
+void save_checkpoint(const std::string& path, const Model& model, const Adam& adam, const ParameterAverage& average,
+                     const TrainingState& state);
 // Throws nmt::Error naming the file when it is not a checkpoint or does not fit together.
 Checkpoint load_checkpoint(const std::string& path);
 

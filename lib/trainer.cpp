@@ -50,8 +50,9 @@ bool improves(const ValidationScores& scores, const TrainingState& best, ValidMe
 
 class TrainingRun {
 public:
-    TrainingRun(Model& model, Adam& adam, TrainingState& state, const TrainerOptions& options, TrainingLog& log)
-        : model_(model), adam_(adam), state_(state), options_(options), log_(log) {}
+    TrainingRun(Model& model, Adam& adam, ParameterAverage& average, TrainingState& state,
+                const TrainerOptions& options, TrainingLog& log)
+        : model_(model), adam_(adam), average_(average), state_(state), options_(options), log_(log) {}
 
     TrainingOutcome run();
 
@@ -73,6 +74,7 @@ private:
 
     Model& model_;
     Adam& adam_;
+    ParameterAverage& average_;
     TrainingState& state_;
     const TrainerOptions& options_;
     TrainingLog& log_;
@@ -188,6 +190,7 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     }
     consecutive_skips_ = 0;
     adam_.update(model_, gradients, lr);
+    if (!average_.empty()) average_.update(model_, options_.exponential_smoothing, state_.step);
     state_.window_loss += loss.loss;
     state_.window_nll += loss.nll;
     state_.window_tokens += loss.tokens;
@@ -260,6 +263,7 @@ void TrainingRun::validate_and_keep_best(bool scheduled) {
 
 void TrainingRun::validate_and_save(bool scheduled) {
     last_validated_ = state_.step;
+    AveragedWeightsScope averaged(average_, model_);  // what is scored is what gets saved
     if (!validator_) {
         save_output_model("latest (no validation set)");
         return;
@@ -316,7 +320,7 @@ void TrainingRun::save_checkpoint_now(const Random& random) {
     const uint64_t* words = random.state();
     for (int i = 0; i < 4; ++i) state_.random_state[i] = words[i];
     state_.elapsed_seconds = elapsed();
-    save_checkpoint(options_.checkpoint_path(), model_, adam_, state_);
+    save_checkpoint(options_.checkpoint_path(), model_, adam_, average_, state_);
     log_.record({{"type", "checkpoint"}, {"step", state_.step}, {"path", options_.checkpoint_path()}});
 }
 
@@ -345,6 +349,12 @@ TrainingOutcome TrainingRun::run() {
     random.set_state(state_.random_state);
     Gradients gradients = zero_gradients(model_);
     graph_ = std::make_unique<TrainingGraph>(model_);
+    if (options_.exponential_smoothing <= 0) {
+        average_.values.clear();
+    } else if (average_.empty()) {
+        if (resumed) log_.line("note: the checkpoint has no parameter average; it starts from the current weights");
+        average_ = ParameterAverage(model_);
+    }
 
     nlohmann::json start = {{"type", resumed ? "resume" : "start"},
                             {"step", state_.step},
@@ -434,6 +444,7 @@ nlohmann::json TrainerOptions::to_json() const {
             {"lr_decay", nmt::to_string(lr.decay)},
             {"lr_decay_factor", lr_decay_factor},
             {"clip_norm", clip_norm},
+            {"exponential_smoothing", exponential_smoothing},
             {"disp_freq", disp_freq},
             {"valid_every", valid_every},
             {"save_every", save_every},
@@ -477,15 +488,15 @@ TrainingState initial_training_state(uint64_t seed) {
     return state;
 }
 
-TrainingOutcome train(Model& model, Adam& adam, TrainingState& state, const TrainerOptions& options,
-                      TrainingLog& log) {
+TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, TrainingState& state,
+                      const TrainerOptions& options, TrainingLog& log) {
     if (options.output.empty()) throw Error("no output model path given (-o)");
     if (options.train_source.empty() || options.train_target.empty())
         throw Error("give --train-source and --train-target");
     if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
         throw Error("--valid-metric bleu needs --valid-beam of at least 1");
     adam.set_options(options.adam);
-    return TrainingRun(model, adam, state, options, log).run();
+    return TrainingRun(model, adam, average, state, options, log).run();
 }
 
 std::string format_duration(double seconds) {

@@ -21,6 +21,7 @@
 #include "batching.h"
 #include "checkpoint.h"
 #include "model.h"
+#include "parameter_average.h"
 #include "safetensors.h"
 #include "training_graph.h"
 
@@ -47,6 +48,10 @@ struct TrainerOptions {
     LrSchedule lr{2e-3, 1000, LrDecay::InverseSqrt};
     double lr_decay_factor = 0.5;  // plateau: multiply the rate by this after a validation without improvement
     double clip_norm = 5.0;
+    // Rate of the parameters' exponential moving average (0: off), which is
+    // then what validation scores and the output model holds. 5e-4 averages
+    // over roughly the last 2,000 updates.
+    double exponential_smoothing = 0;
 
     int64_t disp_freq = 100;     // steps between progress lines
     int64_t valid_every = 1000;  // steps between validations
@@ -94,11 +99,14 @@ struct TrainingOutcome {
 TrainingState initial_training_state(uint64_t seed);
 
 // Trains `model` (fresh weights, or those of a checkpoint together with its
-// `adam` and `state`) until a stop condition holds, writing the best model to
-// options.output and the final state to options.checkpoint_path(). The
-// model's provenance is kept and completed (data checksums, steps, scores).
-TrainingOutcome train(Model& model, Adam& adam, TrainingState& state, const TrainerOptions& options,
-                      TrainingLog& log);
+// `adam`, `average` and `state`) until a stop condition holds, writing the
+// best model to options.output and the final state to
+// options.checkpoint_path(). The model's provenance is kept and completed
+// (data checksums, steps, scores). With options.exponential_smoothing the
+// average starts from the current weights if `average` is empty; without
+// it, `average` is cleared.
+TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, TrainingState& state,
+                      const TrainerOptions& options, TrainingLog& log);
 
 // "1:02:03" for 3723 seconds; "0:00:07".
 std::string format_duration(double seconds);

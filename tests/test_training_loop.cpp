@@ -296,8 +296,11 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     state.history = nlohmann::json::array({{{"step", 20}, {"bleu", 1.5}}, {{"step", 40}, {"bleu", 12.3}}});
     state.run = {{"seed", 9}, {"train_source_sha256", "abc"}};
 
+    ParameterAverage average(model);
+    for (auto& [name, t] : average.values) t.values[0] = 1.0f / 7.0f;
+
     const auto path = temp_path("run.checkpoint").string();
-    save_checkpoint(path, model, adam, state);
+    save_checkpoint(path, model, adam, average, state);
     const Checkpoint loaded = load_checkpoint(path);
     CHECK(to_json(loaded.model.config) == to_json(model.config));
     CHECK(loaded.model.provenance == model.provenance);
@@ -307,6 +310,7 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
         CHECK(same_bits(loaded.model.param(name), t));
         CHECK(same_bits(loaded.adam.first_moments.at(name), adam.first_moments.at(name)));
         CHECK(same_bits(loaded.adam.second_moments.at(name), adam.second_moments.at(name)));
+        CHECK(same_bits(loaded.average.values.at(name), average.values.at(name)));
     }
     CHECK(loaded.adam.steps() == 37);
     CHECK(loaded.adam.options().beta1 == 0.85);
@@ -315,6 +319,10 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     CHECK(loaded.state.best_score == state.best_score);  // doubles survive JSON exactly
     CHECK(std::memcmp(loaded.state.random_state, state.random_state, sizeof state.random_state) == 0);
     CHECK(loaded.state.position == state.position);
+
+    // A run without an average loads with none.
+    save_checkpoint(path, model, adam, ParameterAverage{}, state);
+    CHECK(load_checkpoint(path).average.empty());
 
     // Neither file type passes for the other.
     CHECK(error_of([&] { load_model(path); }).find("nmt-checkpoint") != std::string::npos);
@@ -366,6 +374,7 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     options.valid_lines = 8;
     options.max_steps = 10;
     options.patience = 0;
+    options.exponential_smoothing = 0.2;
 
     auto copy_of = [&] {
         Model m{initial.config, initial.parameters, Vocabulary(initial.source_vocab.serialized(), "s"),
@@ -375,12 +384,13 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     auto fresh_run = [&](const std::string& name, int64_t max_steps) {
         Model model = copy_of();
         Adam adam(model, options.adam);
+        ParameterAverage average;
         TrainingState state = initial_training_state(options.seed);
         TrainerOptions o = options;
         o.output = temp_path(name + ".nmt").string();
         o.max_steps = max_steps;
         TrainingLog log("", temp_path(name + ".jsonl").string(), false, nullptr);
-        const TrainingOutcome outcome = train(model, adam, state, o, log);
+        const TrainingOutcome outcome = train(model, adam, average, state, o, log);
         CHECK(outcome.steps == max_steps);
         CHECK(outcome.stop_reason == "max-steps");
         return o;
@@ -393,7 +403,7 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     TrainerOptions second_half = first_half;
     second_half.max_steps = 10;
     TrainingLog log("", temp_path("halves.jsonl").string(), true, nullptr);
-    const TrainingOutcome outcome = train(checkpoint.model, checkpoint.adam, checkpoint.state, second_half, log);
+    const TrainingOutcome outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, second_half, log);
     CHECK(outcome.steps == 10);
 
     const Checkpoint a = load_checkpoint(straight.checkpoint_path());
@@ -404,10 +414,63 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     for (const auto& [name, t] : a.model.parameters) {
         CHECK_MESSAGE(same_bits(b.model.param(name), t), name);
         CHECK_MESSAGE(same_bits(b.adam.second_moments.at(name), a.adam.second_moments.at(name)), name);
+        CHECK_MESSAGE(same_bits(b.average.values.at(name), a.average.values.at(name)), name);
     }
+    // The average is a real average: it differs from the final weights.
+    const std::string some = a.model.parameters.begin()->first;
+    CHECK_FALSE(same_bits(a.average.values.at(some), a.model.param(some)));
     // The training made progress, and the best model file is a loadable model with provenance.
     const Model best = load_model(straight.output);
     CHECK(best.provenance.at("trained") == true);
     CHECK(best.provenance.at("data").at("train_source_sha256") == sha256_file(source.string()));
     CHECK(a.state.history.size() >= 2);
+
+    // What is saved is the average: without a validation set the output is the latest model.
+    Model model = copy_of();
+    Adam adam(model, options.adam);
+    ParameterAverage average;
+    TrainingState state = initial_training_state(options.seed);
+    TrainerOptions latest = options;
+    latest.valid_source.clear();
+    latest.valid_target.clear();
+    latest.max_steps = 3;
+    latest.output = temp_path("latest.nmt").string();
+    TrainingLog quiet("", "", false, nullptr);
+    train(model, adam, average, state, latest, quiet);
+    const Model saved = load_model(latest.output);
+    for (const auto& [name, t] : saved.parameters) CHECK_MESSAGE(same_bits(t, average.values.at(name)), name);
+    CHECK_FALSE(same_bits(saved.param(some), model.param(some)));
+}
+
+TEST_CASE("parameter average: follows the weights by its rate, after a warm-up, and swaps in and out") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Dot);
+    Model model = testing::random_model(config, 3, 40);
+    const std::string name = model.parameters.begin()->first;
+    const Tensor start = model.param(name);
+    ParameterAverage average(model);
+    CHECK(same_bits(average.values.at(name), start));
+
+    // Step 1: β = max(0.01, 1 − 2/11) = 9/11: the average moves most of the way.
+    for (float& v : model.param(name).values) v += 1.0f;
+    average.update(model, 0.01, 1);
+    for (int64_t i = 0; i < start.size(); ++i)
+        CHECK(average.values.at(name).values[i] == doctest::Approx(start.values[i] + 9.0 / 11.0).epsilon(1e-5));
+    // Late: β is the rate.
+    const Tensor before = average.values.at(name);
+    for (float& v : model.param(name).values) v += 1.0f;
+    average.update(model, 0.01, 100000);
+    for (int64_t i = 0; i < start.size(); ++i) {
+        const double expected = before.values[i] + 0.01 * (model.param(name).values[i] - before.values[i]);
+        CHECK(average.values.at(name).values[i] == doctest::Approx(expected).epsilon(1e-5));
+    }
+
+    const Tensor weights = model.param(name), averaged = average.values.at(name);
+    const float* buffer = model.param(name).data();
+    {
+        AveragedWeightsScope scope(average, model);
+        CHECK(same_bits(model.param(name), averaged));
+        CHECK(model.param(name).data() == buffer);  // references held by a graph stay valid
+    }
+    CHECK(same_bits(model.param(name), weights));
+    CHECK(same_bits(average.values.at(name), averaged));
 }

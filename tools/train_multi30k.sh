@@ -2,8 +2,13 @@
 # Trains a shipped model: English -> TARGET (fr or de) on Multi30k's training
 # split, validating on val, with the default architecture (embedding 256,
 # bidirectional GRU encoder 2x256, GRU decoder 512, Bahdanau style, additive
-# attention) and tied target embeddings. One thread: two pairs train side by
-# side on a 2-core machine, and a run is reproducible for a given thread count.
+# attention) and tied target embeddings; validation and the saved model use
+# an exponential moving average of the weights. One thread: two pairs train
+# side by side on a 2-core machine, and a run is reproducible bit for bit for
+# a given thread count: it stops after a fixed number of updates (about 2
+# hours here with the other pair beside it). MAX_TIME (default 3h, the
+# issue's budget) only guards a much slower machine; if it stops a run first,
+# the model is not the shipped one.
 #
 # Usage: tools/train_multi30k.sh TARGET [DATA_DIR] [OUT_DIR] [NMT_BINARY]
 #   defaults: ../shared/data, runs/, build/nmt. Writes OUT_DIR/en-TARGET.nmt
@@ -24,6 +29,7 @@ exec "$nmt" train \
     --tied-embeddings --seed 1 --threads 1 \
     --batch-tokens 2000 --lr 0.002 --warmup 500 \
     --dropout-emb 0.2 --dropout-hidden 0.3 --label-smoothing 0.1 \
+    --exponential-smoothing 5e-4 \
     --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
-    --max-time 85m --resume \
+    --max-steps 10000 --max-time "${MAX_TIME:-3h}" --resume \
     -o "$out/en-$target.nmt"
