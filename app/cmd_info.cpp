@@ -19,6 +19,7 @@ void add_info_command(CLI::App& app) {
                               {"parameters", model.parameter_count()},
                               {"source_vocab_size", model.source_vocab.size()},
                               {"target_vocab_size", model.target_vocab.size()},
+                              {"decoding", model.decoding},
                               {"provenance", model.provenance}};
         if (*json) {
             std::cout << out.dump(2) << "\n";
@@ -37,6 +38,7 @@ void add_info_command(CLI::App& app) {
                   << to_string(cfg.decoder_style) << " style, " << to_string(cfg.attention) << " attention"
                   << (cfg.decoder_style == DecoderStyle::Luong ? (cfg.input_feeding ? ", input feeding" : ", no input feeding") : "")
                   << (cfg.tied_embeddings ? ", tied embeddings" : "") << "\n"
+                  << "decoding:    " << (model.decoding.empty() ? "(defaults)" : model.decoding.dump()) << "\n"
                   << "provenance:  " << model.provenance.dump() << "\n";
     });
 }

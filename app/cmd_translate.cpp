@@ -22,6 +22,7 @@ struct TranslateCommand {
     std::string model, input, output, alignments, svg_directory, format = "text", from, to;
     int threads = 0;
     bool quiet = false, list_models = false;
+    bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
 
@@ -57,10 +58,12 @@ void run(TranslateCommand& o) {
         print_model_list(stdout);
         return;
     }
-    check_search_options(o.stream.translate.search);
     set_threads(o.threads);
     const std::string model_path = resolve_model(o.model, o.from, o.to);
     const Model model = load_model(model_path);
+    SearchOptions& search = o.stream.translate.search;
+    if (!o.length_penalty_given) search = with_model_defaults(search, model);
+    check_search_options(search);
     Translator translator(model);
 
     // Opening -o truncates it: if it is the input, the input would be lost.
@@ -111,9 +114,9 @@ void add_translate_command(CLI::App& app) {
                   "Print the N best hypotheses per line in Moses format: id ||| hypothesis ||| F0= score ||| normalized")
         ->check(CLI::Range(1, 1000))
         ->capture_default_str();
-    c->add_option("--length-penalty,--normalize", search.length_penalty,
-                  "alpha of GNMT's length penalty: rank by score / ((5 + length) / 6)^alpha")
-        ->capture_default_str();
+    auto* penalty = c->add_option("--length-penalty,--normalize", search.length_penalty,
+                                  "alpha of GNMT's length penalty: rank by score / ((5 + length) / 6)^alpha "
+                                  "(default: the model's tuned value, else 0.6)");
     c->add_option("--max-length-factor", search.max_length_factor,
                   "Stop hypotheses at factor * source pieces + 5 target pieces")
         ->capture_default_str();
@@ -128,7 +131,10 @@ void add_translate_command(CLI::App& app) {
                   "Also write JSON Lines with tokens, scores and attention matrices (pieces and words) to this file");
     c->add_option("--alignment-svg", o->svg_directory, "Also write one attention heatmap SVG per line into this directory");
     c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
-    c->callback([o] { run(*o); });
+    c->callback([o, penalty] {
+        o->length_penalty_given = penalty->count() > 0;
+        run(*o);
+    });
 }
 
 }  // namespace nmt::app

@@ -97,6 +97,7 @@ void save_model(const std::string& path, const Model& model, DType storage) {
     file.metadata["format_version"] = std::to_string(kFormatVersion);
     file.metadata["config"] = to_json(model.config).dump();
     file.metadata["provenance"] = model.provenance.dump();
+    if (!model.decoding.empty()) file.metadata["decoding"] = model.decoding.dump();
     for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t, storage);
     file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
     file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
@@ -115,10 +116,14 @@ Model load_model(const std::string& path) {
         throw Error(path + ": model format version " + meta("format_version") + " is not supported (this nmt reads " +
                     std::to_string(kFormatVersion) + ")");
     ModelConfig config;
-    nlohmann::json provenance;
+    nlohmann::json provenance, decoding = nlohmann::json::object();
     try {
         config = config_from_json(nlohmann::json::parse(meta("config")));
         provenance = nlohmann::json::parse(meta("provenance"));
+        if (file.metadata.count("decoding")) decoding = nlohmann::json::parse(file.metadata.at("decoding"));
+        if (!decoding.is_object() ||
+            (decoding.contains("length_penalty") && !decoding.at("length_penalty").is_number()))
+            throw Error("metadata 'decoding' must be an object whose length_penalty is a number");
     } catch (const nlohmann::json::exception& e) {
         throw Error(path + ": model metadata is not valid JSON (" + e.what() + ")");
     } catch (const Error& e) {
@@ -136,7 +141,7 @@ Model load_model(const std::string& path) {
         throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
                     std::to_string(target.size()) + " pieces, the configuration says " +
                     std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
-    Model model{config, {}, std::move(source), std::move(target), provenance};
+    Model model{config, {}, std::move(source), std::move(target), provenance, decoding};
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);

@@ -24,6 +24,9 @@ struct Model {
     Vocabulary source_vocab;
     Vocabulary target_vocab;
     nlohmann::json provenance = nlohmann::json::object();  // how it was made: command, data checksums, seed
+    // Search settings the model was tuned for, which nmt translate uses unless
+    // told otherwise: {"length_penalty": alpha, "tuned_on": ...} (optional).
+    nlohmann::json decoding = nlohmann::json::object();
 
     const Tensor& param(const std::string& name) const;
     Tensor& param(const std::string& name);

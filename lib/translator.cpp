@@ -7,6 +7,12 @@
 
 namespace nmt {
 
+SearchOptions with_model_defaults(SearchOptions search, const Model& model) {
+    if (model.decoding.contains("length_penalty"))
+        search.length_penalty = model.decoding.at("length_penalty").get<float>();
+    return search;
+}
+
 Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}
 
 std::vector<int> Translator::source_ids(const std::string& line, int64_t line_number,

@@ -18,6 +18,10 @@ struct TranslateOptions {
     int batch_size = 32;  // sentences per batch (each becomes beam_size rows)
 };
 
+// `search` with the settings the model was tuned for (Model::decoding) put in:
+// what nmt translate uses when the user does not choose them.
+SearchOptions with_model_defaults(SearchOptions search, const Model& model);
+
 class Translator {
 public:
     explicit Translator(const Model& model);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "translator.h"
 #include "test_support.h"
 
 using namespace nmt;
@@ -37,12 +38,15 @@ TEST_CASE("model io: save and load round trip keeps configuration, weights and v
     config.target_language = "fr";
     Model model = testing::random_model(config, 81);
     model.provenance = {{"seed", 81}};
+    model.decoding = {{"length_penalty", 1.25}, {"tuned_on", "val"}};
     for (DType storage : {DType::F32, DType::F16, DType::BF16}) {
         const auto path = temp_path("model.nmt").string();
         save_model(path, model, storage);
         Model loaded = load_model(path);
         CHECK(to_json(loaded.config) == to_json(model.config));
         CHECK(loaded.provenance == model.provenance);
+        CHECK(loaded.decoding == model.decoding);
+        CHECK(with_model_defaults(SearchOptions{}, loaded).length_penalty == 1.25f);
         CHECK(loaded.source_vocab.serialized() == model.source_vocab.serialized());
         const float tolerance = storage == DType::F32 ? 0.0f : storage == DType::F16 ? 1e-3f : 8e-3f;
         for (const auto& [name, t] : model.parameters) {
@@ -69,6 +73,18 @@ TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refu
     missing.parameters.erase("attention.v");
     save_model(path, missing);
     CHECK(error_of([&] { load_model(path); }).find("missing tensor attention.v") != std::string::npos);
+
+    Model bad_decoding = testing::random_model(model.config, 91);
+    bad_decoding.decoding = {{"length_penalty", "long"}};
+    save_model(path, bad_decoding);
+    message = error_of([&] { load_model(path); });
+    CHECK(message.find(path) != std::string::npos);
+    CHECK(message.find("length_penalty is a number") != std::string::npos);
+
+    // A model without tuned settings searches with the defaults.
+    save_model(path, model);
+    CHECK(load_model(path).decoding.empty());
+    CHECK(with_model_defaults(SearchOptions{}, load_model(path)).length_penalty == SearchOptions{}.length_penalty);
 
     std::ofstream(path) << "this is not a model";
     message = error_of([&] { load_model(path); });
