@@ -8,6 +8,7 @@ model=${1:?usage: tools/evaluate_multi30k.sh MODEL fr|de [DATA_DIR] [NMT_BINARY]
 target=${2:?target language}
 data=${3:-../shared/data}/multi30k
 nmt=${4:-build/nmt}
+tools/check_multi30k.sh "$data" test_2016_flickr.en "test_2016_flickr.$target"
 hyp=$(mktemp)
 trap 'rm -f "$hyp"' EXIT
 "$nmt" translate -m "$model" -i "$data/test_2016_flickr.en" -o "$hyp" --beam-size 5 --threads 2 -q

@@ -20,6 +20,7 @@ target=${1:?usage: tools/train_multi30k.sh fr|de [DATA_DIR] [OUT_DIR] [NMT_BINAR
 data=${2:-../shared/data}/multi30k
 out=${3:-runs}
 nmt=${4:-build/nmt}
+tools/check_multi30k.sh "$data" train.en "train.$target" val.en "val.$target"  # other data, another model
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
 exec "$nmt" train \

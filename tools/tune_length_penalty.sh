@@ -14,6 +14,7 @@ nmt=${4:-build/nmt}
 shift $(($# < 4 ? $# : 4))
 alphas=("$@")
 ((${#alphas[@]})) || alphas=(0.0 0.2 0.4 0.6 0.8 1.0 1.2 1.4)
+tools/check_multi30k.sh "$data" val.en "val.$target"
 hyp=$(mktemp)
 trap 'rm -f "$hyp"' EXIT
 best_alpha="" best_bleu=-1
