@@ -35,7 +35,7 @@ nlohmann::json TrainingState::to_json() const {
             {"elapsed_seconds", elapsed_seconds},
             {"skipped_updates", skipped_updates},
             {"window", {{"loss", window_loss}, {"nll", window_nll}, {"grad_norm", window_grad_norm}, {"tokens", window_tokens},
-                        {"correct", window_correct}, {"steps", window_steps}}},
+                        {"correct", window_correct}, {"steps", window_steps}, {"seconds", window_seconds}}},
             {"tokens_seen", tokens_seen},
             {"history", history},
             {"run", run}};
@@ -65,6 +65,7 @@ TrainingState TrainingState::from_json(const nlohmann::json& json) {
         s.window_tokens = field<int64_t>(w, "tokens");
         s.window_correct = field<int64_t>(w, "correct");
         s.window_steps = field<int64_t>(w, "steps");
+        s.window_seconds = w.value("seconds", 0.0);
         s.tokens_seen = field<int64_t>(json, "tokens_seen");
         s.history = json.at("history");
         s.run = json.at("run");

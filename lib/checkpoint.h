@@ -35,6 +35,7 @@ struct TrainingState {
     // Sums of the display window under way, so a resumed run prints the same numbers.
     double window_loss = 0, window_nll = 0, window_grad_norm = 0;
     int64_t window_tokens = 0, window_correct = 0, window_steps = 0;
+    double window_seconds = 0;  // training time the window has run (optional on load: older checkpoints lack it)
     int64_t tokens_seen = 0;  // target tokens trained on so far
     nlohmann::json history = nlohmann::json::array();  // every validation record: the learning curve
     nlohmann::json run = nlohmann::json::object();     // options and data checksums of the run, to check a resume

@@ -236,6 +236,7 @@ void TrainingRun::display(double lr) {
     state_.window_loss = state_.window_nll = state_.window_grad_norm = 0;
     state_.window_tokens = state_.window_correct = state_.window_steps = 0;
     window_start_ = now;
+    state_.window_seconds = 0;
 }
 
 void TrainingRun::save_output_model(const std::string& why) {
@@ -320,6 +321,7 @@ void TrainingRun::save_checkpoint_now(const Random& random) {
     const uint64_t* words = random.state();
     for (int i = 0; i < 4; ++i) state_.random_state[i] = words[i];
     state_.elapsed_seconds = elapsed();
+    state_.window_seconds = elapsed() - window_start_;
     save_checkpoint(options_.checkpoint_path(), model_, adam_, average_, state_);
     log_.record({{"type", "checkpoint"}, {"step", state_.step}, {"path", options_.checkpoint_path()}});
 }
@@ -342,7 +344,7 @@ TrainingOutcome TrainingRun::run() {
     load_data();
     BatchingOptions batching{options_.batch_tokens, options_.maxi_batch, options_.seed};
     BatchGenerator batches(train_->pairs, batching);
-    window_start_ = elapsed();
+    window_start_ = elapsed() - state_.window_seconds;  // a resumed window's tokens/s spans both sessions
     batches.restore(state_.position);
     state_.position = batches.position();
     Random random;

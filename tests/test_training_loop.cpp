@@ -292,6 +292,7 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     state.elapsed_seconds = 123.456;
     state.window_loss = 1.0 / 3.0;
     state.window_tokens = 77;
+    state.window_seconds = 2.5;
     state.tokens_seen = 1234567;
     state.history = nlohmann::json::array({{{"step", 20}, {"bleu", 1.5}}, {{"step", 40}, {"bleu", 12.3}}});
     state.run = {{"seed", 9}, {"train_source_sha256", "abc"}};
@@ -319,6 +320,10 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     CHECK(loaded.state.best_score == state.best_score);  // doubles survive JSON exactly
     CHECK(std::memcmp(loaded.state.random_state, state.random_state, sizeof state.random_state) == 0);
     CHECK(loaded.state.position == state.position);
+    // Checkpoints written before the display window's time was kept still load.
+    nlohmann::json older = state.to_json();
+    older["window"].erase("seconds");
+    CHECK(TrainingState::from_json(older).window_seconds == 0);
 
     // A run without an average loads with none.
     save_checkpoint(path, model, adam, ParameterAverage{}, state);
