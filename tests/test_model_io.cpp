@@ -15,20 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_path(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("nmt_test_model_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+fs::path temp_path(const std::string& name) { return testing::temp_path("model", name); }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using testing::error_of;
 
 }  // namespace
 

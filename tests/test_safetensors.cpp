@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "safetensors.h"
+#include "test_support.h"
 
 namespace fs = std::filesystem;
 using namespace nmt;
@@ -67,12 +68,7 @@ Bytes file_with_header(const std::string& header, const Bytes& data) {
 
 // The message read_safetensors throws, or "" if it read the file.
 std::string read_error(const std::string& path) {
-    try {
-        read_safetensors(path);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return testing::error_of([&] { read_safetensors(path); });
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

@@ -8,6 +8,7 @@
 #include <sentencepiece_trainer.h>
 #include <unistd.h>
 
+#include "error.h"
 #include "random.h"
 #include "vocabulary.h"
 
@@ -15,13 +16,27 @@ namespace nmt::testing {
 
 namespace fs = std::filesystem;
 
+fs::path temp_path(const std::string& group, const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("nmt_test_" + group + "_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
 const std::string& tiny_spm(int vocab_size, const std::string& model_type) {
     static std::map<std::pair<int, std::string>, std::string> cache;
     auto& slot = cache[{vocab_size, model_type}];
     if (!slot.empty()) return slot;
-    const fs::path dir = fs::temp_directory_path() / ("nmt_test_spm_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const fs::path corpus = dir / "corpus.txt";
+    const fs::path corpus = temp_path("spm", "corpus.txt");
+    const fs::path dir = corpus.parent_path();
     {
         std::ofstream out(corpus);
         Random random(7);

@@ -1,6 +1,8 @@
 // Shared fixtures for the unit tests: tiny SentencePiece models trained on the
 // fly and randomly initialised models of every architecture.
 #pragma once
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,12 @@ std::vector<ModelConfig> all_architectures();
 std::string describe(const ModelConfig& c);
 
 std::vector<float> random_vector(size_t n, uint64_t seed, float scale = 1.0f);
+
+// `name` in this process's temporary directory for a group of tests (created on first use).
+std::filesystem::path temp_path(const std::string& group, const std::string& name);
+
+// The message of the nmt::Error that f throws; "" when it throws none.
+std::string error_of(const std::function<void()>& f);
 
 // |a − b| ≤ 1e-4 · max(1, |b|): relative where values are large, absolute near zero.
 bool close(float a, float b, float tolerance = 1e-4f);

@@ -25,25 +25,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_path(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("nmt_test_training_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir / name;
-}
+fs::path temp_path(const std::string& name) { return testing::temp_path("training", name); }
 
 void write_file(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
 }
 
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+using testing::error_of;
 
 // Pairs with target lengths 1..max_target and source lengths varying independently.
 std::vector<SentencePair> synthetic_pairs(int count, int max_target, uint64_t seed) {
