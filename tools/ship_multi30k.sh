@@ -14,7 +14,8 @@ run=${3:-runs}/en-$target.nmt
 nmt=${4:-build/nmt}
 shipped=models/en-$target.nmt
 
-tuning=$(tools/tune_length_penalty.sh "$run" "$target" "$data" "$nmt" | tee /dev/stderr)
+tuning=$(tools/tune_length_penalty.sh "$run" "$target" "$data" "$nmt")
+echo "$tuning"
 alpha=$(tail -n 1 <<<"$tuning" | awk '{print $3}')
 "$nmt" convert "$run" -o "$shipped" --storage f16 --length-penalty "$alpha" --tuned-on multi30k/val
 echo "$shipped: length penalty $alpha"

@@ -5,8 +5,8 @@
 # attention) and tied target embeddings; validation and the saved model use
 # an exponential moving average of the weights. One thread: two pairs train
 # side by side on a 2-core machine, and a run is reproducible bit for bit for
-# a given thread count: it stops after a fixed number of updates (about 1.5
-# hours here with the other pair beside it). MAX_TIME (default 3h, the
+# a given thread count: it stops after a fixed number of updates (about 2 h 15 min
+# here with the other pair beside it). MAX_TIME (default 3h, the
 # issue's budget) only guards a much slower machine; if it stops a run first,
 # the model is not the shipped one.
 #
