@@ -292,6 +292,14 @@ void add_train_command(CLI::App& app) {
     optimiser->add_option("--dropout-hidden", o.graph.dropout_hidden, "Dropout on encoder outputs and the deep output")
         ->check(CLI::Range(0.0, 0.99))
         ->capture_default_str();
+    optimiser->add_option("--dropout-src", o.graph.dropout_source_words,
+                          "Word dropout: zero a source word's whole embedding with this probability")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+    optimiser->add_option("--dropout-trg", o.graph.dropout_target_words,
+                          "Word dropout on the previous target words fed to the decoder")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
 
     auto* schedule = cmd->add_option_group("Schedule");
     schedule->add_option("--disp-freq", o.disp_freq, "Steps between progress lines")

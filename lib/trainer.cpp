@@ -438,6 +438,8 @@ nlohmann::json TrainerOptions::to_json() const {
             {"label_smoothing", tidy(graph.label_smoothing)},
             {"dropout_emb", tidy(graph.dropout_embeddings)},
             {"dropout_hidden", tidy(graph.dropout_hidden)},
+            {"dropout_src", tidy(graph.dropout_source_words)},
+            {"dropout_trg", tidy(graph.dropout_target_words)},
             {"adam_beta1", adam.beta1},
             {"adam_beta2", adam.beta2},
             {"adam_eps", adam.epsilon},

@@ -42,6 +42,25 @@ void dropout(float* x, int64_t n, float p, Random& random, Tensor& mask) {
     }
 }
 
+// Word dropout over a time-major [T, N, E] embedding block whose mask `dropout`
+// has just drawn: each real position (t < lengths[n]) loses its whole vector
+// with probability p, the kept ones are scaled by 1/(1−p). Folded into the
+// mask, so the backward pass needs nothing more. Draws nothing when p is 0, so
+// runs without word dropout keep their random stream.
+void drop_words(float* x, Tensor& mask, int64_t N, int64_t E, const std::vector<int64_t>& lengths, float p,
+                Random& random) {
+    if (p <= 0.0f) return;
+    const float keep = 1.0f / (1.0f - p);
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t t = 0; t < lengths[n]; ++t) {
+            const float scale = random.uniform() < p ? 0.0f : keep;
+            for (int64_t k = 0, i = (t * N + n) * E; k < E; ++k, ++i) {
+                x[i] *= scale;
+                mask[i] *= scale;
+            }
+        }
+}
+
 void multiply(float* x, const Tensor& mask) {
     for (int64_t i = 0; i < mask.size(); ++i) x[i] *= mask[i];
 }
@@ -112,6 +131,7 @@ private:
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
         dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, *random_, source_mask_);
+        drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, *random_);
         forward_->reset(T_, N_);
         backward_->reset(T_, N_);
         std::memcpy(forward_->input(0), source_embedded_.data(), source_embedded_.size() * sizeof(float));
@@ -275,6 +295,7 @@ private:
                 std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
             }
         dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, *random_, target_mask_);
+        drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, *random_);
         decoder_->reset(Ty_, N_);
         const int64_t I = decoder_->input_size();
         queries_.zero({M, D});

@@ -26,6 +26,11 @@ struct TrainingOptions {
     float label_smoothing = 0.1f;
     float dropout_embeddings = 0.1f;  // on source and target embeddings
     float dropout_hidden = 0.2f;      // on encoder outputs and on the deep output
+    // Word dropout (Sennrich & Zhang 2019; Marian's --dropout-src/--dropout-trg):
+    // the whole embedding of a source word, or of a previous target word fed to
+    // the decoder, is zeroed with this probability.
+    float dropout_source_words = 0.0f;
+    float dropout_target_words = 0.0f;
 };
 
 struct BatchLoss {

@@ -85,6 +85,71 @@ TEST_CASE("training graph: the training forward pass gives the inference decoder
     }
 }
 
+TEST_CASE("training graph: with every dropout on, gradients equal finite differences of the same masked loss") {
+    // The same Random seed draws the same masks, so the masked loss is a
+    // deterministic function of the weights and its gradient can be checked.
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 131);
+    for (auto& [name, t] : model.parameters)
+        for (auto& v : t.values) v *= 0.5f;
+    const TrainingBatch batch = tiny_batch(model);
+    TrainingOptions options;
+    options.dropout_embeddings = 0.2f;
+    options.dropout_hidden = 0.3f;
+    options.dropout_source_words = 0.3f;
+    options.dropout_target_words = 0.3f;
+    auto masked_loss = [&](Gradients& g) {
+        Random random(9);
+        return forward_backward(model, batch, options, random, g).loss;
+    };
+    Gradients gradients = zero_gradients(model), scratch = zero_gradients(model);
+    masked_loss(gradients);
+    Random pick(3);
+    for (const char* name : {"source.embeddings", "target.embeddings", "encoder.0.forward.W"}) {
+        CAPTURE(name);
+        Tensor& tensor = model.parameters.at(name);
+        for (int trial = 0; trial < 6; ++trial) {
+            const int64_t i = pick.below(tensor.size());
+            const float saved = tensor[i], h = 1e-2f;
+            tensor[i] = saved + h;
+            const double plus = masked_loss(scratch);
+            tensor[i] = saved - h;
+            const double minus = masked_loss(scratch);
+            tensor[i] = saved;
+            const double numeric = (plus - minus) / (2 * h), analytic = gradients.at(name)[i];
+            CAPTURE(i);
+            CAPTURE(numeric);
+            CAPTURE(analytic);
+            REQUIRE(std::fabs(numeric - analytic) <= 2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 2e-3);
+        }
+    }
+}
+
+TEST_CASE("training graph: source word dropout removes whole words") {
+    // Without element dropout, a source word that occurs once gets either no
+    // embedding gradient at all (dropped) or a gradient in every component.
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 141);
+    const TrainingBatch batch = tiny_batch(model);
+    TrainingOptions options;
+    options.dropout_embeddings = options.dropout_hidden = 0.0f;
+    options.dropout_source_words = 0.5f;
+    Gradients gradients = zero_gradients(model);
+    Random random(4);
+    forward_backward(model, batch, options, random, gradients);
+    const Tensor& g = gradients.at("source.embeddings");
+    int dropped = 0, kept = 0;
+    for (int id = 5; id <= 13; ++id) {
+        int zeros = 0;
+        for (int64_t k = 0; k < g.cols(); ++k) zeros += g.row(id)[k] == 0.0f;
+        CAPTURE(id);
+        CHECK((zeros == 0 || zeros == g.cols()));
+        (zeros == 0 ? kept : dropped) += 1;
+    }
+    CHECK(dropped > 0);
+    CHECK(kept > 0);
+}
+
 TEST_CASE("training graph: dropout changes the loss, and the same random state reproduces it") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 121);
