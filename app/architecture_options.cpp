@@ -11,8 +11,10 @@ void ArchitectureOptions::add_to(CLI::App& c) {
     g->add_option("--dec-cell", decoder_cell, "Decoder RNN cell")->check(CLI::IsMember({"gru", "lstm"}))->capture_default_str();
     g->add_option("--dec-style", decoder_style,
                   "bahdanau: attend from the previous state, context fed into the RNN; "
-                  "luong: RNN first, then attend from the new state")
-        ->check(CLI::IsMember({"bahdanau", "luong"}))
+                  "luong: RNN first, then attend from the new state; "
+                  "conditional: Nematus' cGRU, an RNN on the previous word, attention from its state, "
+                  "a second RNN on the context")
+        ->check(CLI::IsMember({"bahdanau", "luong", "conditional"}))
         ->capture_default_str();
     g->add_option("--attention", attention, "Attention score")
         ->check(CLI::IsMember({"additive", "dot", "general", "scaled-dot"}))

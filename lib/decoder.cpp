@@ -7,7 +7,11 @@
 
 namespace nmt {
 
-Decoder::Decoder(const Model& model) : model_(model), config_(model.config), attention_(model) {}
+Decoder::Decoder(const Model& model)
+    : model_(model),
+      config_(model.config),
+      conditional_(model.config.decoder_style == DecoderStyle::Conditional),
+      attention_(model) {}
 
 DecoderState Decoder::start(const EncodedBatch& batch) const {
     DecoderState s;
@@ -47,16 +51,16 @@ void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) co
     for (int64_t m = 0; m < M; ++m) std::memcpy(out + m * stride, table.row(tokens[m]), E * sizeof(float));
 }
 
-// s_t = RNN(rnn_input_, s_{t−1}); the new state replaces the old one.
-void Decoder::rnn(DecoderState& state, int64_t M) {
+// s_t = RNN(rnn_input_, s_{t−1}) with the cell named `prefix`; the new state replaces the old one.
+void Decoder::rnn(const std::string& prefix, DecoderState& state, int64_t M) {
     const int64_t D = config_.dim_dec;
-    const Tensor& W = model_.param("decoder.rnn.W");
+    const Tensor& W = model_.param(prefix + ".W");
     gates_.resize({M, W.cols()});
-    linear(rnn_input_.data(), M, W, &model_.param("decoder.rnn.b"), gates_.data());
+    linear(rnn_input_.data(), M, W, &model_.param(prefix + ".b"), gates_.data());
     new_hidden_.resize({M, D});
     const bool lstm = config_.decoder_cell == CellType::LSTM;
     if (lstm) new_cell_.resize({M, D});
-    cell_step(config_.decoder_cell, model_.param("decoder.rnn.U"), M, D, gates_.data(), state.hidden.data(),
+    cell_step(config_.decoder_cell, model_.param(prefix + ".U"), M, D, gates_.data(), state.hidden.data(),
               lstm ? state.cell.data() : nullptr, new_hidden_.data(), lstm ? new_cell_.data() : nullptr,
               cell_scratch_);
     std::swap(state.hidden, new_hidden_);
@@ -84,20 +88,30 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
     const int64_t T = batch.max_length;
     context_.resize({M, C});
     attention.resize({M, T});
-    if (config_.decoder_style == DecoderStyle::Bahdanau) {
-        attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
-        rnn_input_.resize({M, E + C});
-        embed(previous_tokens, M, rnn_input_.data(), E + C);
-        for (int64_t m = 0; m < M; ++m)
-            std::memcpy(rnn_input_.row(m) + E, context_.row(m), C * sizeof(float));
-        rnn(state, M);
-        // Deep output features [s_t; c_t; E y_{t−1}].
+    if (config_.decoder_style != DecoderStyle::Luong) {
+        // Deep output features [s_t; c_t; E y_{t−1}]; the embedding goes in first.
         features_.resize({M, D + C + E});
+        embed(previous_tokens, M, features_.data() + D + C, D + C + E);
+        if (conditional_) {
+            rnn_input_.resize({M, E});
+            for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
+            rnn("decoder.rnn", state, M);
+            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
+            rnn_input_ = context_;
+            rnn("decoder.rnn2", state, M);
+        } else {
+            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
+            rnn_input_.resize({M, E + C});
+            for (int64_t m = 0; m < M; ++m) {
+                std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
+                std::memcpy(rnn_input_.row(m) + E, context_.row(m), C * sizeof(float));
+            }
+            rnn("decoder.rnn", state, M);
+        }
         for (int64_t m = 0; m < M; ++m) {
             float* f = features_.row(m);
             std::memcpy(f, state.hidden.row(m), D * sizeof(float));
             std::memcpy(f + D, context_.row(m), C * sizeof(float));
-            std::memcpy(f + D + C, rnn_input_.row(m), E * sizeof(float));
         }
         output_layer(features_, log_probs);
         return;
@@ -108,7 +122,7 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
     embed(previous_tokens, M, rnn_input_.data(), I);
     if (feeding)
         for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m) + E, state.feed.row(m), E * sizeof(float));
-    rnn(state, M);
+    rnn("decoder.rnn", state, M);
     attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
     features_.resize({M, C + D});
     for (int64_t m = 0; m < M; ++m) {

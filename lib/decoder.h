@@ -1,11 +1,15 @@
 // One decoding step for many rows at once (rows = hypotheses of any number of
-// sentences). Both decoder styles of MODEL.md:
-//   bahdanau: c_t = attend(s_{t−1}); s_t = RNN([E y_{t−1}; c_t], s_{t−1});
-//             o_t = tanh(W_o [s_t; c_t; E y_{t−1}] + b)
-//   luong:    s_t = RNN([E y_{t−1}; õ_{t−1}], s_{t−1}); c_t = attend(s_t);
-//             õ_t = tanh(W_c [c_t; s_t] + b)
+// sentences). The decoder styles of MODEL.md, and Nematus' conditional GRU:
+//   bahdanau:    c_t = attend(s_{t−1}); s_t = RNN([E y_{t−1}; c_t], s_{t−1});
+//                o_t = tanh(W_o [s_t; c_t; E y_{t−1}] + b)
+//   luong:       s_t = RNN([E y_{t−1}; õ_{t−1}], s_{t−1}); c_t = attend(s_t);
+//                õ_t = tanh(W_c [c_t; s_t] + b)
+//   conditional: s'_t = RNN₁(E y_{t−1}, s_{t−1}); c_t = attend(s'_t);
+//                s_t = RNN₂(c_t, s'_t); o_t as bahdanau
+//                (an LSTM cell state passes through both cells the same way)
 // then log p(y_t) = log_softmax(W_v o_t + b_v).
 #pragma once
+#include <string>
 #include <vector>
 
 #include "attention.h"
@@ -41,11 +45,12 @@ public:
 
 private:
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
-    void rnn(DecoderState& state, int64_t M);
+    void rnn(const std::string& prefix, DecoderState& state, int64_t M);
     void output_layer(const Tensor& features, Tensor& log_probs);
 
     const Model& model_;
     const ModelConfig& config_;
+    const bool conditional_;
     Attention attention_;
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.

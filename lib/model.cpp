@@ -45,10 +45,13 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
             break;
         case AttentionType::Dot: break;
     }
-    const bool bahdanau = c.decoder_style == DecoderStyle::Bahdanau;
-    const int64_t rnn_input = bahdanau ? E + C : E + (c.input_feeding ? E : 0);
+    // Bahdanau and conditional share the deep output [s_t; c_t; E y_{t−1}].
+    const bool luong = c.decoder_style == DecoderStyle::Luong;
+    const bool conditional = c.decoder_style == DecoderStyle::Conditional;
+    const int64_t rnn_input = conditional ? E : luong ? E + (c.input_feeding ? E : 0) : E + C;
     add_cell(s, "decoder.rnn", rnn_input, D, c.gates(c.decoder_cell));
-    s["decoder.output.W"] = {bahdanau ? D + C + E : C + D, E};
+    if (conditional) add_cell(s, "decoder.rnn2", C, D, c.gates(c.decoder_cell));
+    s["decoder.output.W"] = {luong ? C + D : D + C + E, E};
     s["decoder.output.b"] = {E};
     if (!c.tied_embeddings) s["decoder.vocab.W"] = {E, c.target_vocab_size};
     s["decoder.vocab.b"] = {c.target_vocab_size};

@@ -26,7 +26,14 @@ void require_range(const char* field, int value, int low, int high) {
 }  // namespace
 
 std::string to_string(CellType v) { return v == CellType::GRU ? "gru" : "lstm"; }
-std::string to_string(DecoderStyle v) { return v == DecoderStyle::Bahdanau ? "bahdanau" : "luong"; }
+std::string to_string(DecoderStyle v) {
+    switch (v) {
+        case DecoderStyle::Bahdanau: return "bahdanau";
+        case DecoderStyle::Luong: return "luong";
+        case DecoderStyle::Conditional: return "conditional";
+    }
+    return "?";
+}
 std::string to_string(AttentionType v) {
     switch (v) {
         case AttentionType::Additive: return "additive";
@@ -42,7 +49,9 @@ CellType parse_cell(const std::string& s) {
 }
 DecoderStyle parse_decoder_style(const std::string& s) {
     return parse_choice<DecoderStyle>("decoder style", s,
-                                      {{"bahdanau", DecoderStyle::Bahdanau}, {"luong", DecoderStyle::Luong}});
+                                      {{"bahdanau", DecoderStyle::Bahdanau},
+                                       {"luong", DecoderStyle::Luong},
+                                       {"conditional", DecoderStyle::Conditional}});
 }
 AttentionType parse_attention(const std::string& s) {
     return parse_choice<AttentionType>("attention", s,

@@ -9,7 +9,11 @@
 namespace nmt {
 
 enum class CellType { GRU, LSTM };
-enum class DecoderStyle { Bahdanau, Luong };
+// Bahdanau: attend from s_{t−1}, context into the RNN. Luong: RNN first, then
+// attend from s_t. Conditional (Nematus' cGRU, Sennrich et al. 2017): a first
+// RNN on the previous word, attention from its state, a second RNN on the
+// context, so attention knows which word was just emitted.
+enum class DecoderStyle { Bahdanau, Luong, Conditional };
 enum class AttentionType { Additive, Dot, General, ScaledDot };
 
 struct ModelConfig {

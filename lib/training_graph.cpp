@@ -91,6 +91,7 @@ public:
         backward_ = cell("encoder.0.backward", c_.encoder_cell);
         for (int l = 1; l < c_.encoder_depth; ++l) upper_.push_back(cell("encoder." + std::to_string(l), c_.encoder_cell));
         decoder_ = cell("decoder.rnn", c_.decoder_cell);
+        if (c_.decoder_style == DecoderStyle::Conditional) decoder2_ = cell("decoder.rnn2", c_.decoder_cell);
     }
 
     BatchLoss run(const TrainingBatch& batch, const TrainingOptions& options, Random& random, Gradients* gradients) {
@@ -285,7 +286,9 @@ private:
     void decode() {
         const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
         const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
-        const bool feeding = !bahdanau && c_.input_feeding;
+        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
+        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const bool feeding = luong && c_.input_feeding;
         const Tensor& table = p("target.embeddings");
         const int bos = m_.target_vocab.bos_id();
         target_embedded_.zero({Ty_, N_, E});
@@ -297,21 +300,35 @@ private:
         dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, *random_, target_mask_);
         drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, *random_);
         decoder_->reset(Ty_, N_);
+        if (conditional) decoder2_->reset(Ty_, N_);
+        CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
         const int64_t I = decoder_->input_size();
         queries_.zero({M, D});
         projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
         weights_.zero({M, T_});
         context_.zero({M, C});
         if (c_.attention == AttentionType::Additive) energies_.zero({M, T_ * c_.dim_attention});
-        features_.zero({M, bahdanau ? D + C + E : C + D});
+        features_.zero({M, luong ? C + D : D + C + E});
         output_.zero({M, E});
         const bool lstm = c_.decoder_cell == CellType::LSTM;
         for (int64_t t = 0; t < Ty_; ++t) {
-            const float* h_prev = t == 0 ? init_.data() : decoder_->h(t - 1);
-            const float* c_prev = t == 0 || !lstm ? nullptr : decoder_->c(t - 1);
+            const float* h_prev = t == 0 ? init_.data() : last.h(t - 1);
+            const float* c_prev = t == 0 || !lstm ? nullptr : last.c(t - 1);
             const float* y = target_embedded_.data() + t * N_ * E;
             float* x = decoder_->input(t);
-            if (bahdanau) {
+            if (conditional) {
+                std::memcpy(x, y, N_ * E * sizeof(float));  // I == E
+                decoder_->forward_step(t, h_prev, c_prev);
+                attend(t, decoder_->h(t));
+                std::memcpy(decoder2_->input(t), context_.row(t * N_), N_ * C * sizeof(float));
+                decoder2_->forward_step(t, decoder_->h(t), lstm ? decoder_->c(t) : nullptr);
+                for (int64_t n = 0; n < N_; ++n) {
+                    float* f = features_.row(t * N_ + n);
+                    std::memcpy(f, decoder2_->h(t) + n * D, D * sizeof(float));
+                    std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
+                    std::memcpy(f + D + C, y + n * E, E * sizeof(float));
+                }
+            } else if (bahdanau) {
                 attend(t, h_prev);
                 for (int64_t n = 0; n < N_; ++n) {
                     std::memcpy(x + n * I, y + n * E, E * sizeof(float));
@@ -345,7 +362,7 @@ private:
                 tanh_inplace(o, N_ * E);
             }
         }
-        if (bahdanau) {
+        if (!luong) {
             linear(features_.data(), M, p("decoder.output.W"), &p("decoder.output.b"), output_.data());
             tanh_inplace(output_.data(), output_.size());
         }
@@ -399,7 +416,9 @@ private:
     void decoder_backward() {
         const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
         const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
-        const bool feeding = !bahdanau && c_.input_feeding;
+        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
+        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const bool feeding = luong && c_.input_feeding;
         const bool lstm = c_.decoder_cell == CellType::LSTM;
         // Vocabulary projection.
         Tensor& d_output = scratch_["d_output"];
@@ -428,19 +447,39 @@ private:
         d_preact.zero({M, E});
         Tensor ds({N_, D}), ds_prev({N_, D}), dc({N_, D}), dq({N_, D}), dctx({N_, C});
         Tensor dx({N_, decoder_->input_size()}), dfeed({N_, E});
+        Tensor ds_mid({N_, D}), dx2({N_, C});  // conditional: gradients on s'_t and on RNN₂'s input
         auto tanh_backward = [&](int64_t row0, int64_t rows, const float* d) {
             for (int64_t i = 0; i < rows * E; ++i) {
                 const float o = output_[row0 * E + i];
                 d_preact[row0 * E + i] = d[i] * (1 - o * o);
             }
         };
-        if (bahdanau) {
+        if (!luong) {
             tanh_backward(0, M, d_output.data());
             linear_backward(features_.data(), d_preact.data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
                             &grad("decoder.output.b"), d_features.data());
         }
         for (int64_t t = Ty_ - 1; t >= 0; --t) {
             float* dy = d_target.data() + t * N_ * E;
+            if (conditional) {
+                for (int64_t n = 0; n < N_; ++n) {
+                    const float* f = d_features.row(t * N_ + n);
+                    for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
+                    std::memcpy(dctx.row(n), f + D, C * sizeof(float));
+                    for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
+                }
+                // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
+                decoder2_->backward_step(t, ds.data(), dc.data(), ds_mid.data());
+                decoder2_->input_gradient(t, dx2.data());
+                for (int64_t i = 0; i < N_ * C; ++i) dctx[i] += dx2[i];
+                attend_backward(t, dctx.data(), dq.data());
+                for (int64_t i = 0; i < N_ * D; ++i) ds_mid[i] += dq[i];
+                decoder_->backward_step(t, ds_mid.data(), dc.data(), ds_prev.data());
+                decoder_->input_gradient(t, dx.data());
+                for (int64_t i = 0; i < N_ * E; ++i) dy[i] += dx[i];
+                std::swap(ds, ds_prev);
+                continue;
+            }
             if (bahdanau) {
                 for (int64_t n = 0; n < N_; ++n) {
                     const float* f = d_features.row(t * N_ + n);
@@ -482,13 +521,16 @@ private:
             }
             std::swap(ds, ds_prev);
         }
-        if (!bahdanau) {
+        if (luong) {
             gemm(true, false, features_.cols(), E, M, 1.0f, features_.data(), features_.cols(), d_preact.data(), E, 1.0f,
                  grad("decoder.output.W").data(), E);
             column_sums(d_preact.data(), M, E, grad("decoder.output.b").data());
         }
         (void)lstm;
         decoder_->accumulate_parameter_gradients(grad("decoder.rnn.W"), grad("decoder.rnn.U"), grad("decoder.rnn.b"));
+        if (conditional)
+            decoder2_->accumulate_parameter_gradients(grad("decoder.rnn2.W"), grad("decoder.rnn2.U"),
+                                                      grad("decoder.rnn2.b"));
         // Target embeddings (the previous tokens fed at each step).
         multiply(d_target.data(), target_mask_);
         Tensor& d_table = grad("target.embeddings");
@@ -596,7 +638,7 @@ private:
     int64_t N_ = 0, T_ = 0, Ty_ = 0;
     std::vector<int64_t> src_len_, tgt_len_;
     Tensor source_embedded_, source_mask_, states_, states_mask_, mean_, init_, keys_;
-    std::unique_ptr<CellRun> forward_, backward_, decoder_;
+    std::unique_ptr<CellRun> forward_, backward_, decoder_, decoder2_;  // decoder2_: conditional style only
     std::vector<std::unique_ptr<CellRun>> upper_;
     Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;
     Tensor output_, output_dropped_, output_mask_, logits_;

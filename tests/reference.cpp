@@ -174,7 +174,15 @@ Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int pre
     const Tensor& b = model.param("decoder.rnn.b");
     if (row.cell.empty()) row.cell.assign(cfg.dim_dec, 0.0f);
     Vec out;
-    if (cfg.decoder_style == DecoderStyle::Bahdanau) {
+    if (cfg.decoder_style == DecoderStyle::Conditional) {
+        const Vec s1 = cell(cfg.decoder_cell, W, U, b, y, row.hidden, row.cell);  // updates row.cell too
+        attention = attention_weights(model, states, s1);
+        const Vec c = context(states, attention);
+        row.hidden = cell(cfg.decoder_cell, model.param("decoder.rnn2.W"), model.param("decoder.rnn2.U"),
+                          model.param("decoder.rnn2.b"), c, s1, row.cell);
+        out = tanh_of(linear(concat({row.hidden, c, y}), model.param("decoder.output.W"),
+                             &model.param("decoder.output.b")));
+    } else if (cfg.decoder_style == DecoderStyle::Bahdanau) {
         attention = attention_weights(model, states, row.hidden);
         const Vec c = context(states, attention);
         row.hidden = cell(cfg.decoder_cell, W, U, b, concat({y, c}), row.hidden, row.cell);

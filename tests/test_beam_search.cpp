@@ -124,7 +124,7 @@ TEST_CASE("beam search: a beam as wide as the search space finds the exhaustive 
 }
 
 TEST_CASE("beam search: on a real model, the full-width beam finds the optimum the reference model scores") {
-    for (auto style : {DecoderStyle::Bahdanau, DecoderStyle::Luong}) {
+    for (auto style : {DecoderStyle::Bahdanau, DecoderStyle::Luong, DecoderStyle::Conditional}) {
         auto config = testing::small_config(CellType::GRU, CellType::LSTM, style, AttentionType::Additive);
         Model model = testing::random_model(config, 31, 7, "char");
         REQUIRE(model.config.target_vocab_size == 7);

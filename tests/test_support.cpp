@@ -93,7 +93,7 @@ std::vector<ModelConfig> all_architectures() {
     std::vector<ModelConfig> out;
     for (auto enc : {CellType::GRU, CellType::LSTM})
         for (auto dec : {CellType::GRU, CellType::LSTM})
-            for (auto style : {DecoderStyle::Bahdanau, DecoderStyle::Luong})
+            for (auto style : {DecoderStyle::Bahdanau, DecoderStyle::Luong, DecoderStyle::Conditional})
                 for (auto att : {AttentionType::Additive, AttentionType::Dot, AttentionType::General,
                                  AttentionType::ScaledDot})
                     out.push_back(small_config(enc, dec, style, att));
