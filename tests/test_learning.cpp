@@ -124,3 +124,11 @@ TEST_CASE("learning: a small model learns to copy sequences, attending along the
     CHECK(o.exact >= 0.95);
     CHECK(o.attention >= 0.90);
 }
+
+TEST_CASE("learning: the conditional (cGRU) decoder learns to reverse sequences, attending along the anti-diagonal") {
+    const Outcome o = learn(true, 5, DecoderStyle::Conditional);
+    CAPTURE(o.exact);
+    CAPTURE(o.attention);
+    CHECK(o.exact >= 0.95);
+    CHECK(o.attention >= 0.90);
+}
