@@ -459,15 +459,20 @@ private:
             linear_backward(features_.data(), d_preact.data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
                             &grad("decoder.output.b"), d_features.data());
         }
+        // Bahdanau and conditional: the gradient on the features [s_t; c_t; E y_{t−1}] of
+        // step t goes to s_t (added to what step t+1 sent back), to c_t and to E y_{t−1}.
+        auto split_deep_output_gradient = [&](int64_t t, float* dy) {
+            for (int64_t n = 0; n < N_; ++n) {
+                const float* f = d_features.row(t * N_ + n);
+                for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
+                std::memcpy(dctx.row(n), f + D, C * sizeof(float));
+                for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
+            }
+        };
         for (int64_t t = Ty_ - 1; t >= 0; --t) {
             float* dy = d_target.data() + t * N_ * E;
             if (conditional) {
-                for (int64_t n = 0; n < N_; ++n) {
-                    const float* f = d_features.row(t * N_ + n);
-                    for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
-                    std::memcpy(dctx.row(n), f + D, C * sizeof(float));
-                    for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
-                }
+                split_deep_output_gradient(t, dy);
                 // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
                 decoder2_->backward_step(t, ds.data(), dc.data(), ds_mid.data());
                 decoder2_->input_gradient(t, dx2.data());
@@ -481,12 +486,7 @@ private:
                 continue;
             }
             if (bahdanau) {
-                for (int64_t n = 0; n < N_; ++n) {
-                    const float* f = d_features.row(t * N_ + n);
-                    for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
-                    std::memcpy(dctx.row(n), f + D, C * sizeof(float));
-                    for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
-                }
+                split_deep_output_gradient(t, dy);
                 decoder_->backward_step(t, ds.data(), dc.data(), ds_prev.data());
                 decoder_->input_gradient(t, dx.data());
                 for (int64_t n = 0; n < N_; ++n) {
