@@ -10,8 +10,10 @@
 # issue's budget) only guards a much slower machine; if it stops a run first,
 # the model is not the shipped one.
 #
-# Usage: tools/train_multi30k.sh TARGET [DATA_DIR] [OUT_DIR] [NMT_BINARY]
-#   defaults: ../shared/data, runs/, build/nmt. Writes OUT_DIR/en-TARGET.nmt
+# Usage: tools/train_multi30k.sh TARGET [DATA_DIR] [OUT_DIR] [NMT_BINARY] [NMT_TRAIN_FLAGS...]
+#   defaults: ../shared/data, runs/, build/nmt. Flags after the binary are
+#   appended to `nmt train` (experiments: flags the recipe does not set,
+#   e.g. --dec-style conditional). Writes OUT_DIR/en-TARGET.nmt
 #   (the best model by validation BLEU), .checkpoint, .log and .log.jsonl.
 #   Interrupted? Run it again: it resumes from the checkpoint.
 set -euo pipefail
@@ -20,6 +22,7 @@ target=${1:?usage: tools/train_multi30k.sh fr|de [DATA_DIR] [OUT_DIR] [NMT_BINAR
 data=${2:-../shared/data}/multi30k
 out=${3:-runs}
 nmt=${4:-build/nmt}
+shift $(( $# < 4 ? $# : 4 ))
 tools/check_multi30k.sh "$data" train.en "train.$target" val.en "val.$target"  # other data, another model
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
@@ -33,4 +36,4 @@ exec "$nmt" train \
     --exponential-smoothing 5e-4 \
     --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
     --max-steps 7500 --max-time "${MAX_TIME:-3h}" --resume \
-    -o "$out/en-$target.nmt"
+    -o "$out/en-$target.nmt" "$@"
