@@ -1,8 +1,8 @@
 // Installed models, so that `nmt translate` works with no -m: files named
-// SOURCE-TARGET.nmt (e.g. en-fr.nmt) in the first of these that exist:
-// $NMT_MODELS, <binary dir>/../share/nmt/models, <binary dir>/models,
-// <binary dir>/../models (a build directory inside the source tree), and the
-// source tree's models/ this binary was built from.
+// SOURCE-TARGET.nmt (e.g. en-fr.nmt) in these directories, a language pair
+// served by the first that has it: $NMT_MODELS, <binary dir>/../share/nmt/models,
+// <binary dir>/models, <binary dir>/../models (a build directory inside the
+// source tree), and the source tree's models/ this binary was built from.
 #pragma once
 #include <cstdio>
 #include <string>
