@@ -21,6 +21,11 @@ void ArchitectureOptions::add_to(CLI::App& c) {
         ->capture_default_str();
     g->add_flag("!--no-input-feeding", config.input_feeding, "Luong style: do not feed the attentional state back");
     g->add_flag("--tied-embeddings", config.tied_embeddings, "Output projection shares the target embeddings");
+    g->add_flag("--tied-embeddings-src", config.tied_source_embeddings,
+                "Source embeddings share the target embeddings (needs one joint vocabulary, --vocab)");
+    g->add_flag_callback(
+        "--tied-embeddings-all", [this] { config.tied_embeddings = config.tied_source_embeddings = true; },
+        "Both of the above: one table for source, target and output");
     g->add_option("--dim-emb", config.dim_emb, "Embedding size (and deep output size)")->capture_default_str();
     g->add_option("--dim-rnn", config.dim_rnn, "Encoder state size per direction")->capture_default_str();
     g->add_option("--dim-dec", config.dim_dec, "Decoder state size")->capture_default_str();

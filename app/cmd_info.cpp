@@ -33,7 +33,8 @@ void add_info_command(CLI::App& app) {
                   << "vocabulary:  " << model.source_vocab.size() << " source pieces, " << model.target_vocab.size()
                   << " target pieces\n"
                   << "encoder:     " << cfg.encoder_depth << " x " << to_string(cfg.encoder_cell) << " "
-                  << cfg.dim_rnn << " (first layer bidirectional), embeddings " << cfg.dim_emb << "\n"
+                  << cfg.dim_rnn << " (first layer bidirectional), embeddings " << cfg.dim_emb
+                  << (cfg.tied_source_embeddings ? " (the target's table)" : "") << "\n"
                   << "decoder:     " << to_string(cfg.decoder_cell) << " " << cfg.dim_dec << ", "
                   << to_string(cfg.decoder_style) << " style, " << to_string(cfg.attention) << " attention"
                   << (cfg.decoder_style == DecoderStyle::Luong ? (cfg.input_feeding ? ", input feeding" : ", no input feeding") : "")

@@ -25,7 +25,7 @@ Encoder::~Encoder() = default;
 // Time-major [T, N, E]; with `reversed`, each sentence's real tokens are laid
 // out last-to-first so a left-to-right pass computes the right-to-left states.
 void Encoder::embed(const std::vector<std::vector<int>>& sentences, int64_t T, bool reversed, Tensor& out) const {
-    const Tensor& table = model_.param("source.embeddings");
+    const Tensor& table = model_.param(model_.config.source_embeddings());
     const int64_t N = sentences.size(), E = table.cols();
     out.resize({T, N, E});
     out.fill(0.0f);

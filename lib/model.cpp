@@ -19,12 +19,18 @@ void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, i
     shapes[prefix + ".b"] = {gates * hidden};
 }
 
+// One embedding table serves both sides only if both sides cut text into the same pieces.
+void require_joint_vocabulary(const ModelConfig& c, const Vocabulary& source, const Vocabulary& target) {
+    if (c.tied_source_embeddings && source.serialized() != target.serialized())
+        throw Error("tied source embeddings need one joint vocabulary; the source and target SentencePiece models differ");
+}
+
 }  // namespace
 
 std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     std::map<std::string, Shape> s;
     const int64_t E = c.dim_emb, H = c.dim_rnn, C = c.dim_context(), D = c.dim_dec, A = c.dim_attention;
-    s["source.embeddings"] = {c.source_vocab_size, E};
+    if (!c.tied_source_embeddings) s["source.embeddings"] = {c.source_vocab_size, E};
     s["target.embeddings"] = {c.target_vocab_size, E};
     const int eg = c.gates(c.encoder_cell);
     add_cell(s, "encoder.0.forward", E, H, eg);
@@ -78,6 +84,7 @@ Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_voc
     config.validate();
     if (source_vocab.size() != config.source_vocab_size || target_vocab.size() != config.target_vocab_size)
         throw Error("vocabulary sizes do not match the configuration");
+    require_joint_vocabulary(config, source_vocab, target_vocab);
     Model model{config, {}, std::move(source_vocab), std::move(target_vocab)};
     Random random(seed);
     for (const auto& [name, shape] : parameter_shapes(config)) {
@@ -144,6 +151,11 @@ Model load_model(const std::string& path) {
         throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
                     std::to_string(target.size()) + " pieces, the configuration says " +
                     std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
+    try {
+        require_joint_vocabulary(config, source, target);
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
     Model model{config, {}, std::move(source), std::move(target), provenance, decoding};
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);

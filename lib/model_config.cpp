@@ -74,10 +74,14 @@ void ModelConfig::validate() const {
         throw Error("model configuration: dot attention needs the decoder state size (" + std::to_string(dim_dec) +
                     ") to equal the encoder output size 2*dim_rnn (" + std::to_string(dim_context()) +
                     "); use --attention general or change the dimensions");
+    if (tied_source_embeddings && source_vocab_size != target_vocab_size)
+        throw Error("model configuration: tied source embeddings need one joint vocabulary, but the source has " +
+                    std::to_string(source_vocab_size) + " pieces and the target " +
+                    std::to_string(target_vocab_size));
 }
 
 nlohmann::json to_json(const ModelConfig& c) {
-    return {
+    nlohmann::json j = {
         {"encoder_cell", to_string(c.encoder_cell)},
         {"encoder_depth", c.encoder_depth},
         {"decoder_cell", to_string(c.decoder_cell)},
@@ -95,6 +99,9 @@ nlohmann::json to_json(const ModelConfig& c) {
         {"source_language", c.source_language},
         {"target_language", c.target_language},
     };
+    // Written only when set, so that models without it keep their exact bytes.
+    if (c.tied_source_embeddings) j["tied_source_embeddings"] = true;
+    return j;
 }
 
 ModelConfig config_from_json(const nlohmann::json& j) {
@@ -120,6 +127,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get("encoder_depth", c.encoder_depth);
     get("input_feeding", c.input_feeding);
     get("tied_embeddings", c.tied_embeddings);
+    if (j.contains("tied_source_embeddings")) get("tied_source_embeddings", c.tied_source_embeddings);
     get("dim_emb", c.dim_emb);
     get("dim_rnn", c.dim_rnn);
     get("dim_dec", c.dim_dec);

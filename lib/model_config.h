@@ -24,6 +24,10 @@ struct ModelConfig {
     AttentionType attention = AttentionType::Additive;
     bool input_feeding = true;  // Luong style only: feed the previous attentional state to the RNN
     bool tied_embeddings = false;  // the output projection reuses the target embedding table
+    // The encoder reads the target embedding table too (Marian's
+    // --tied-embeddings-src; with tied_embeddings, --tied-embeddings-all):
+    // one table for a joint vocabulary, learnt from both sides of the data.
+    bool tied_source_embeddings = false;
     int dim_emb = 256;
     int dim_rnn = 256;   // encoder state per direction
     int dim_dec = 512;   // decoder state
@@ -37,6 +41,8 @@ struct ModelConfig {
     int dim_context() const { return 2 * dim_rnn; }  // encoder output: [→h; ←h] (deeper layers keep 2·d)
     int dim_output() const { return dim_emb; }       // deep output size, = d_emb so it can be tied
     int gates(CellType cell) const { return cell == CellType::GRU ? 3 : 4; }
+    // The parameter the encoder embeds source pieces with.
+    const char* source_embeddings() const { return tied_source_embeddings ? "target.embeddings" : "source.embeddings"; }
 
     // Throws nmt::Error naming the field when a value is out of range or the
     // combination cannot work (dot attention with mismatched sizes).

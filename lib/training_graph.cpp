@@ -126,7 +126,7 @@ private:
     // ---- encoder ---------------------------------------------------------
     void encode() {
         const int64_t E = c_.dim_emb, H = c_.dim_rnn, C = c_.dim_context();
-        const Tensor& table = p("source.embeddings");
+        const Tensor& table = p(c_.source_embeddings());
         source_embedded_.zero({T_, N_, E});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
@@ -607,7 +607,7 @@ private:
                                                  grad("encoder.0.forward.b"));
         backward_->accumulate_parameter_gradients(grad("encoder.0.backward.W"), grad("encoder.0.backward.U"),
                                                   grad("encoder.0.backward.b"));
-        Tensor& d_table = grad("source.embeddings");
+        Tensor& d_table = grad(c_.source_embeddings());
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {
                 float* row = d_table.row(batch_->sources[n][t]);

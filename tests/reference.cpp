@@ -90,7 +90,7 @@ Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const
 Mat encode(const Model& model, const std::vector<int>& ids) {
     const auto& cfg = model.config;
     const int64_t n = ids.size(), H = cfg.dim_rnn, C = cfg.dim_context();
-    const Tensor& emb = model.param("source.embeddings");
+    const Tensor& emb = model.param(model.config.source_embeddings());
     auto run = [&](const std::string& prefix, const Mat& inputs, bool backwards) {
         const Tensor& W = model.param(prefix + ".W");
         const int64_t size = model.param(prefix + ".U").shape[0];

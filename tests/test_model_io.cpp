@@ -46,6 +46,38 @@ TEST_CASE("model io: save and load round trip keeps configuration, weights and v
     }
 }
 
+TEST_CASE("model io: tied source embeddings keep one table, survive a round trip, and need a joint vocabulary") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    config.tied_embeddings = config.tied_source_embeddings = true;
+    Model model = testing::random_model(config, 83);
+    CHECK(!model.has("source.embeddings"));
+    CHECK(&model.param(model.config.source_embeddings()) == &model.param("target.embeddings"));
+    const auto path = temp_path("tied.nmt").string();
+    save_model(path, model);
+    Model loaded = load_model(path);
+    CHECK(loaded.config.tied_source_embeddings);
+    CHECK(loaded.parameters.size() == model.parameters.size());
+
+    // Without the flag the configuration says nothing of it, so older files keep their bytes and still load.
+    auto untied = to_json(testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive));
+    CHECK(!untied.contains("tied_source_embeddings"));
+    untied["source_vocab_size"] = untied["target_vocab_size"] = 60;
+    CHECK(!config_from_json(untied).tied_source_embeddings);
+
+    // Two different SentencePiece models of the same size cannot share a table.
+    // (The tiny corpus caps the unigram model's size: find a BPE model of the same size.)
+    auto unigram = [] { return Vocabulary(testing::tiny_spm(60, "unigram"), "unigram"); };
+    int bpe_size = 30;
+    while (bpe_size < 60 && Vocabulary(testing::tiny_spm(bpe_size, "bpe"), "bpe").size() != unigram().size()) ++bpe_size;
+    auto bpe = [&] { return Vocabulary(testing::tiny_spm(bpe_size, "bpe"), "bpe"); };
+    REQUIRE(unigram().size() == bpe().size());
+    REQUIRE(unigram().serialized() != bpe().serialized());
+    config.source_vocab_size = config.target_vocab_size = unigram().size();
+    CHECK(error_of([&] { init_model(config, 1, unigram(), bpe()); }).find("joint vocabulary") != std::string::npos);
+    config.target_vocab_size += 1;
+    CHECK(error_of([&] { config.validate(); }).find("joint vocabulary") != std::string::npos);
+}
+
 TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refused with the file named") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 91);

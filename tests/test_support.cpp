@@ -104,13 +104,16 @@ std::vector<ModelConfig> all_architectures() {
     tied.tied_embeddings = true;
     tied.encoder_depth = 3;  // also exercises the residual connection
     out.push_back(tied);
+    ModelConfig tied_all = small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    tied_all.tied_embeddings = tied_all.tied_source_embeddings = true;
+    out.push_back(tied_all);
     return out;
 }
 
 std::string describe(const ModelConfig& c) {
     return "enc=" + to_string(c.encoder_cell) + " dec=" + to_string(c.decoder_cell) + " style=" +
            to_string(c.decoder_style) + " att=" + to_string(c.attention) + (c.input_feeding ? "" : " no-feeding") +
-           (c.tied_embeddings ? " tied" : "") + " depth=" + std::to_string(c.encoder_depth);
+           (c.tied_embeddings ? " tied" : "") + (c.tied_source_embeddings ? " tied-src" : "") + " depth=" + std::to_string(c.encoder_depth);
 }
 
 std::vector<float> random_vector(size_t n, uint64_t seed, float scale) {

@@ -125,6 +125,36 @@ TEST_CASE("training graph: with every dropout on, gradients equal finite differe
     }
 }
 
+TEST_CASE("training graph: a tied source table gets the sum of what separate source and target tables would get") {
+    // The same weights with the source table a separate copy: the loss must be
+    // the same, and the shared table's gradient the sum of the two tables'.
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    config.tied_embeddings = config.tied_source_embeddings = true;
+    Model tied = testing::random_model(config, 151);
+    config.tied_source_embeddings = false;
+    Model separate = testing::random_model(config, 151);
+    for (const auto& [name, t] : tied.parameters) separate.param(name) = t;
+    separate.param("source.embeddings") = tied.param("target.embeddings");
+    const TrainingBatch batch = tiny_batch(tied);
+    TrainingOptions options;
+    options.dropout_embeddings = options.dropout_hidden = 0.0f;
+    Gradients g_tied = zero_gradients(tied), g_separate = zero_gradients(separate);
+    Random r1(1), r2(1);
+    const double loss_tied = forward_backward(tied, batch, options, r1, g_tied).loss;
+    CHECK(loss_tied == forward_backward(separate, batch, options, r2, g_separate).loss);
+    const Tensor& shared = g_tied.at("target.embeddings");
+    const Tensor &source = g_separate.at("source.embeddings"), &target = g_separate.at("target.embeddings");
+    float largest_source = 0;
+    for (int64_t i = 0; i < shared.size(); ++i) {
+        CAPTURE(i);
+        CAPTURE(shared[i]);
+        CAPTURE(source[i] + target[i]);
+        REQUIRE(std::fabs(shared[i] - (source[i] + target[i])) <= 1e-5f * (std::fabs(source[i]) + std::fabs(target[i])) + 1e-8f);
+        largest_source = std::max(largest_source, std::fabs(source[i]));
+    }
+    CHECK(largest_source > 1e-3f);  // the source side did contribute
+}
+
 TEST_CASE("training graph: source word dropout removes whole words") {
     // Without element dropout, a source word that occurs once gets either no
     // embedding gradient at all (dropped) or a gradient in every component.

@@ -83,4 +83,14 @@ EOF
     echo "note: $storage weights give the same translation as f32 for $same of 40 sentences (random weights)"
 done
 
+# --- Tied embeddings: --tied-embeddings-all keeps one V x E table for source,
+# target and output, so the source table (VE) and the projection (EV) go.
+init_tiny --seed 1 --tied-embeddings-all -o "$TMP/tied.nmt"
+nmt info "$TMP/tied.nmt" >"$TMP/tied.txt" || fail "nmt info on the tied model failed"
+for expect in "parameters:  $((params - 2 * V * E))" "embeddings 16 (the target's table)" ", tied embeddings"; do
+    grep -qF -- "$expect" "$TMP/tied.txt" || fail "nmt info, tied: expected '$expect', got:"$'\n'"$(cat "$TMP/tied.txt")"
+done
+nmt translate -m "$TMP/tied.nmt" -i "$TMP/sentences.txt" -q >"$TMP/tied_out.txt" || fail "translating with the tied model failed"
+expect_eq "lines translated by the tied model" 40 "$(wc -l <"$TMP/tied_out.txt")"
+
 echo "ok: init and info"
