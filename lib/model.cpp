@@ -19,10 +19,13 @@ void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, i
     shapes[prefix + ".b"] = {gates * hidden};
 }
 
-// One embedding table serves both sides only if both sides cut text into the same pieces.
-void require_joint_vocabulary(const ModelConfig& c, const Vocabulary& source, const Vocabulary& target) {
+// One embedding table serves both sides only if both sides cut text into the
+// same pieces. `where` prefixes the message (the file, when loading).
+void require_joint_vocabulary(const ModelConfig& c, const Vocabulary& source, const Vocabulary& target,
+                              const std::string& where = "") {
     if (c.tied_source_embeddings && source.serialized() != target.serialized())
-        throw Error("tied source embeddings need one joint vocabulary; the source and target SentencePiece models differ");
+        throw Error(where + "tied source embeddings need one joint vocabulary; the source and target SentencePiece "
+                            "models differ");
 }
 
 }  // namespace
@@ -151,11 +154,7 @@ Model load_model(const std::string& path) {
         throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
                     std::to_string(target.size()) + " pieces, the configuration says " +
                     std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
-    try {
-        require_joint_vocabulary(config, source, target);
-    } catch (const Error& e) {
-        throw Error(path + ": " + e.what());
-    }
+    require_joint_vocabulary(config, source, target, path + ": ");
     Model model{config, {}, std::move(source), std::move(target), provenance, decoding};
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);

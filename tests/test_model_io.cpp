@@ -74,6 +74,12 @@ TEST_CASE("model io: tied source embeddings keep one table, survive a round trip
     REQUIRE(unigram().serialized() != bpe().serialized());
     config.source_vocab_size = config.target_vocab_size = unigram().size();
     CHECK(error_of([&] { init_model(config, 1, unigram(), bpe()); }).find("joint vocabulary") != std::string::npos);
+    // A file written so by other means is refused on load, naming the file.
+    Model handmade{model.config, model.parameters, bpe(), unigram()};
+    handmade.config.source_vocab_size = handmade.config.target_vocab_size = unigram().size();
+    save_model(path, handmade);
+    const auto message = error_of([&] { load_model(path); });
+    CHECK(message.find(path + ": tied source embeddings need one joint vocabulary") != std::string::npos);
     config.target_vocab_size += 1;
     CHECK(error_of([&] { config.validate(); }).find("joint vocabulary") != std::string::npos);
 }
