@@ -31,18 +31,18 @@ tools/check_multi30k.sh "$data" train.en "train.$target" val.en "val.$target"  #
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
 case $target in
-    fr) pair=(--dec-style conditional --threads 1) ;;
-    de) pair=(--dec-style conditional --threads 2) ;;
+    fr) threads=1 ;;
+    de) threads=2 ;;
     *) echo "tools/train_multi30k.sh: no recipe for en-$target (fr or de)" >&2; exit 2 ;;
 esac
 exec "$nmt" train \
     --vocab "vocab/multi30k.en-$target.model" --source-lang en --target-lang "$target" \
     --train-source "$data/train.en" --train-target "$data/train.$target" \
     --valid-source "$data/val.en" --valid-target "$data/val.$target" \
-    --tied-embeddings --seed 1 \
+    --dec-style conditional --tied-embeddings --seed 1 --threads "$threads" \
     --batch-tokens 2000 --lr 0.002 --warmup 500 \
     --dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 \
     --exponential-smoothing 5e-4 \
     --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
     --max-steps 7500 --max-time "${MAX_TIME:-3h}" --resume \
-    "${pair[@]}" -o "$out/en-$target.nmt" "$@"
+    -o "$out/en-$target.nmt" "$@"
