@@ -10,7 +10,7 @@
 # validation); en->de has not been trained that way yet. A fixed number of
 # updates and two threads, so that a run is reproducible bit for bit (the
 # numerics depend on the thread count; two threads are 1.44x the speed of
-# one): about 2 h 10 min for en->fr and 1 h 50 min for en->de alone on this
+# one): about 2 h for en->fr and 1 h 50 min for en->de alone on this
 # 2-core machine. MAX_TIME (default 3h, the budget) only guards a
 # much slower machine; if it stops a run first, the model is not the
 # shipped one.
