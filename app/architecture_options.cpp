@@ -26,6 +26,8 @@ void ArchitectureOptions::add_to(CLI::App& c) {
     g->add_flag_callback(
         "--tied-embeddings-all", [this] { config.tied_embeddings = config.tied_source_embeddings = true; },
         "Both of the above: one table for source, target and output");
+    g->add_flag("--layer-normalization,--layer-norm", config.layer_norm,
+                "Layer-normalise every RNN cell's input and recurrent products, per gate");
     g->add_option("--dim-emb", config.dim_emb, "Embedding size (and deep output size)")->capture_default_str();
     g->add_option("--dim-rnn", config.dim_rnn, "Encoder state size per direction")->capture_default_str();
     g->add_option("--dim-dec", config.dim_dec, "Decoder state size")->capture_default_str();

@@ -39,6 +39,7 @@ void add_info_command(CLI::App& app) {
                   << to_string(cfg.decoder_style) << " style, " << to_string(cfg.attention) << " attention"
                   << (cfg.decoder_style == DecoderStyle::Luong ? (cfg.input_feeding ? ", input feeding" : ", no input feeding") : "")
                   << (cfg.tied_embeddings ? ", tied embeddings" : "") << "\n"
+                  << (cfg.layer_norm ? "cells:       layer-normalised (input and recurrent products, per gate)\n" : "")
                   << "decoding:    " << (model.decoding.empty() ? "(defaults)" : model.decoding.dump()) << "\n"
                   << "provenance:  " << model.provenance.dump() << "\n";
     });

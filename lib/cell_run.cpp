@@ -4,11 +4,16 @@
 #include <cstring>
 
 #include "gemm.h"
+#include "layer_norm.h"
 
 namespace nmt {
 
-CellRun::CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b)
-    : cell_(cell), W_(W), U_(U), b_(b), I_(W.shape[0]), H_(U.shape[0]), G_(cell == CellType::GRU ? 3 : 4) {}
+CellRun::CellRun(CellType cell, const CellWeights& weights)
+    : cell_(cell),
+      w_(weights),
+      I_(weights.W.shape[0]),
+      H_(weights.U.shape[0]),
+      G_(cell == CellType::GRU ? 3 : 4) {}
 
 void CellRun::reset(int64_t steps, int64_t rows) {
     T_ = steps;
@@ -24,6 +29,20 @@ void CellRun::reset(int64_t steps, int64_t rows) {
         c_prev_.resize({T_ * N_, H_});
         c_.resize({T_ * N_, H_});
     }
+    if (layer_norm()) {
+        for (Tensor* t : {&x_hat_, &h_hat_, &d_input_, &d_hidden_}) t->resize({T_ * N_, G_ * H_});
+        x_inverse_std_.resize({T_ * N_, G_});
+        h_inverse_std_.resize({T_ * N_, G_});
+    }
+}
+
+void CellRun::record_step(int64_t t) {
+    const int64_t NH = N_ * H_;
+    if (cell_ == CellType::GRU) std::memcpy(reset_hidden_.row(t * N_), scratch_.reset_hidden.data(), NH * sizeof(float));
+    if (layer_norm()) {
+        std::memcpy(h_hat_.row(t * N_), scratch_.hidden_normalized.data(), NH * G_ * sizeof(float));
+        std::memcpy(h_inverse_std_.row(t * N_), scratch_.hidden_inverse_std.data(), N_ * G_ * sizeof(float));
+    }
 }
 
 void CellRun::forward_step(int64_t t, const float* h_prev, const float* c_prev) {
@@ -37,14 +56,16 @@ void CellRun::forward_step(int64_t t, const float* h_prev, const float* c_prev) 
         else std::memset(cp, 0, NH * sizeof(float));
     }
     float* g = gates_.row(t * N_);
-    linear(input(t), N_, W_, &b_, g);
-    cell_step(cell_, U_, N_, H_, g, hp, cell_ == CellType::LSTM ? c_prev_.row(t * N_) : nullptr, h_.row(t * N_),
+    cell_input(w_, input(t), N_, g, layer_norm() ? x_hat_.row(t * N_) : nullptr,
+               layer_norm() ? x_inverse_std_.row(t * N_) : nullptr);
+    cell_step(cell_, w_, N_, H_, g, hp, cell_ == CellType::LSTM ? c_prev_.row(t * N_) : nullptr, h_.row(t * N_),
               cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_);
-    if (cell_ == CellType::GRU) std::memcpy(reset_hidden_.row(t * N_), scratch_.reset_hidden.data(), NH * sizeof(float));
+    record_step(t);
 }
 
 void CellRun::forward_all() {
-    linear(x_.data(), T_ * N_, W_, &b_, gates_.data());
+    cell_input(w_, x_.data(), T_ * N_, gates_.data(), layer_norm() ? x_hat_.data() : nullptr,
+               layer_norm() ? x_inverse_std_.data() : nullptr);
     const int64_t NH = N_ * H_;
     for (int64_t t = 0; t < T_; ++t) {
         float* hp = h_prev_.row(t * N_);
@@ -56,10 +77,25 @@ void CellRun::forward_all() {
             if (t == 0) std::memset(cp, 0, NH * sizeof(float));
             else std::memcpy(cp, c_.row((t - 1) * N_), NH * sizeof(float));
         }
-        cell_step(cell_, U_, N_, H_, gates_.row(t * N_), hp, cp, h_.row(t * N_),
+        cell_step(cell_, w_, N_, H_, gates_.row(t * N_), hp, cp, h_.row(t * N_),
                   cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_);
-        if (cell_ == CellType::GRU) std::memcpy(reset_hidden_.row(t * N_), scratch_.reset_hidden.data(), NH * sizeof(float));
+        record_step(t);
     }
+}
+
+const float* CellRun::hidden_product_gradient(int64_t t, int64_t first, int64_t count) {
+    if (!layer_norm()) return dgates_.row(t * N_);
+    for (int64_t n = 0; n < N_; ++n) {
+        const int64_t row = t * N_ + n;
+        for (int64_t g = first; g < first + count; ++g)
+            normalize_backward(dgates_.row(row) + g * H_, w_.ln_h->data() + g * H_, h_hat_.row(row) + g * H_,
+                               h_inverse_std_[row * G_ + g], H_, d_hidden_.row(row) + g * H_, nullptr);
+    }
+    return d_hidden_.row(t * N_);
+}
+
+const float* CellRun::input_product_gradient(int64_t t) const {
+    return layer_norm() ? d_input_.row(t * N_) : dgates_.row(t * N_);
 }
 
 void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_prev) {
@@ -81,10 +117,11 @@ void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_pre
                 dp[k] = d[k] * u;
             }
         }
-        // d(r∘h) = dz_o · U_oᵀ
+        // d(r∘h) = d((r∘h)·U_o) · U_oᵀ
+        const float* d_candidate = hidden_product_gradient(t, 2, 1);
         Tensor& drh = scratch_.hidden_gates;
         drh.resize({N_, H});
-        gemm(false, true, N_, H, H, 1.0f, dg + 2 * H, G, U_.data() + 2 * H, G, 0.0f, drh.data(), H);
+        gemm(false, true, N_, H, H, 1.0f, d_candidate + 2 * H, G, w_.U.data() + 2 * H, G, 0.0f, drh.data(), H);
         for (int64_t n = 0; n < N_; ++n) {
             const float* g = gates + n * G;
             float* z = dg + n * G;
@@ -95,50 +132,71 @@ void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_pre
                 dp[k] += d * r;
             }
         }
-        gemm(false, true, N_, H, 2 * H, 1.0f, dg, G, U_.data(), G, 1.0f, dh_prev, H);
-        return;
-    }
-    // LSTM: c' = f∘c + i∘g, h' = o∘tanh(c')
-    const float* c_new = c_.row(t * N_);
-    const float* cp = c_prev_.row(t * N_);
-    for (int64_t n = 0; n < N_; ++n) {
-        const float* g = gates + n * G;
-        float* z = dg + n * G;
-        for (int64_t k = 0; k < H; ++k) {
-            const float i = g[k], f = g[H + k], gg = g[2 * H + k], o = g[3 * H + k];
-            const float tc = std::tanh(c_new[n * H + k]);
-            const float d = dh[n * H + k];
-            const float dcell = dc[n * H + k] + d * o * (1 - tc * tc);
-            z[k] = dcell * gg * i * (1 - i);
-            z[H + k] = dcell * cp[n * H + k] * f * (1 - f);
-            z[2 * H + k] = dcell * i * (1 - gg * gg);
-            z[3 * H + k] = d * tc * o * (1 - o);
-            dc[n * H + k] = dcell * f;
+        const float* d_update_reset = hidden_product_gradient(t, 0, 2);
+        gemm(false, true, N_, H, 2 * H, 1.0f, d_update_reset, G, w_.U.data(), G, 1.0f, dh_prev, H);
+    } else {
+        // LSTM: c' = f∘c + i∘g, h' = o∘tanh(c')
+        const float* c_new = c_.row(t * N_);
+        const float* cp = c_prev_.row(t * N_);
+        for (int64_t n = 0; n < N_; ++n) {
+            const float* g = gates + n * G;
+            float* z = dg + n * G;
+            for (int64_t k = 0; k < H; ++k) {
+                const float i = g[k], f = g[H + k], gg = g[2 * H + k], o = g[3 * H + k];
+                const float tc = std::tanh(c_new[n * H + k]);
+                const float d = dh[n * H + k];
+                const float dcell = dc[n * H + k] + d * o * (1 - tc * tc);
+                z[k] = dcell * gg * i * (1 - i);
+                z[H + k] = dcell * cp[n * H + k] * f * (1 - f);
+                z[2 * H + k] = dcell * i * (1 - gg * gg);
+                z[3 * H + k] = d * tc * o * (1 - o);
+                dc[n * H + k] = dcell * f;
+            }
         }
+        gemm(false, true, N_, H, G, 1.0f, hidden_product_gradient(t, 0, G_), G, w_.U.data(), G, 0.0f, dh_prev, H);
     }
-    gemm(false, true, N_, H, G, 1.0f, dg, G, U_.data(), G, 0.0f, dh_prev, H);
+    if (layer_norm())
+        for (int64_t n = 0; n < N_; ++n) {
+            const int64_t row = t * N_ + n;
+            for (int64_t g = 0; g < G_; ++g)
+                normalize_backward(dgates_.row(row) + g * H, w_.ln_x->data() + g * H, x_hat_.row(row) + g * H,
+                                   x_inverse_std_[row * G_ + g], H, d_input_.row(row) + g * H, nullptr);
+        }
 }
 
 void CellRun::input_gradient(int64_t t, float* dx) const {
-    gemm(false, true, N_, I_, G_ * H_, 1.0f, dgates_.row(t * N_), G_ * H_, W_.data(), G_ * H_, 0.0f, dx, I_);
+    gemm(false, true, N_, I_, G_ * H_, 1.0f, input_product_gradient(t), G_ * H_, w_.W.data(), G_ * H_, 0.0f, dx, I_);
 }
 
 void CellRun::input_gradient_all(float* dx) const {
-    gemm(false, true, T_ * N_, I_, G_ * H_, 1.0f, dgates_.data(), G_ * H_, W_.data(), G_ * H_, 0.0f, dx, I_);
+    gemm(false, true, T_ * N_, I_, G_ * H_, 1.0f, input_product_gradient(0), G_ * H_, w_.W.data(), G_ * H_, 0.0f, dx,
+         I_);
 }
 
-void CellRun::accumulate_parameter_gradients(Tensor& dW, Tensor& dU, Tensor& db) const {
+void CellRun::accumulate_parameter_gradients(const CellGradients& d) const {
     const int64_t M = T_ * N_, G = G_ * H_, H = H_;
-    gemm(true, false, I_, G, M, 1.0f, x_.data(), I_, dgates_.data(), G, 1.0f, dW.data(), G);
+    const float* d_hidden = layer_norm() ? d_hidden_.data() : dgates_.data();
+    gemm(true, false, I_, G, M, 1.0f, x_.data(), I_, input_product_gradient(0), G, 1.0f, d.W.data(), G);
     if (cell_ == CellType::GRU) {
-        gemm(true, false, H, 2 * H, M, 1.0f, h_prev_.data(), H, dgates_.data(), G, 1.0f, dU.data(), G);
-        gemm(true, false, H, H, M, 1.0f, reset_hidden_.data(), H, dgates_.data() + 2 * H, G, 1.0f, dU.data() + 2 * H, G);
+        gemm(true, false, H, 2 * H, M, 1.0f, h_prev_.data(), H, d_hidden, G, 1.0f, d.U.data(), G);
+        gemm(true, false, H, H, M, 1.0f, reset_hidden_.data(), H, d_hidden + 2 * H, G, 1.0f, d.U.data() + 2 * H, G);
     } else {
-        gemm(true, false, H, G, M, 1.0f, h_prev_.data(), H, dgates_.data(), G, 1.0f, dU.data(), G);
+        gemm(true, false, H, G, M, 1.0f, h_prev_.data(), H, d_hidden, G, 1.0f, d.U.data(), G);
     }
     for (int64_t m = 0; m < M; ++m) {
         const float* z = dgates_.row(m);
-        for (int64_t k = 0; k < G; ++k) db[k] += z[k];
+        for (int64_t k = 0; k < G; ++k) d.b[k] += z[k];
+    }
+    if (!layer_norm()) return;
+    // z = γx∘x̂ + γh∘ĥ + b: each gain's gradient is the pre-activation gradient times its normalised product.
+    for (int64_t m = 0; m < M; ++m) {
+        const float* z = dgates_.row(m);
+        const float* xh = x_hat_.row(m);
+        const float* hh = h_hat_.row(m);
+        for (int64_t k = 0; k < G; ++k) {
+            (*d.ln_x)[k] += z[k] * xh[k];
+            (*d.ln_h)[k] += z[k] * hh[k];
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 // A GRU/LSTM cell run over T steps of N rows, keeping what the backward pass
-// needs (inputs, previous states, activated gates). The forward step is
-// cell_step, the very code inference runs; the backward pass is derived from
-// the same equations (oneDNN's conventions, see rnn_cell.h).
+// needs (inputs, previous states, activated gates, and with layer norm the
+// normalised products). The forward step is cell_step, the very code inference
+// runs; the backward pass is derived from the same equations (oneDNN's
+// conventions and the layer-normalised form, see rnn_cell.h).
 #pragma once
 #include "model_config.h"
 #include "rnn_cell.h"
@@ -9,9 +10,19 @@
 
 namespace nmt {
 
+// Where a cell's parameter gradients accumulate; ln_x and ln_h only for a
+// layer-normalised cell.
+struct CellGradients {
+    Tensor& W;
+    Tensor& U;
+    Tensor& b;
+    Tensor* ln_x = nullptr;
+    Tensor* ln_h = nullptr;
+};
+
 class CellRun {
 public:
-    CellRun(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b);
+    CellRun(CellType cell, const CellWeights& weights);
     // Sizes the tape for a new sequence; storage is kept from earlier runs.
     void reset(int64_t steps, int64_t rows);
 
@@ -31,15 +42,27 @@ public:
     // step t+1, updated in place to the gradient on c_{t−1}. dh_prev receives
     // (overwrites) the gradient on h_{t−1}.
     void backward_step(int64_t t, const float* dh, float* dc, float* dh_prev);
-    void input_gradient(int64_t t, float* dx) const;  // dx_t = dgates_t · Wᵀ  [N, I]
+    void input_gradient(int64_t t, float* dx) const;  // dx_t = d(x_t·W) · Wᵀ  [N, I]
     void input_gradient_all(float* dx) const;         // all steps [T·N, I]
-    void accumulate_parameter_gradients(Tensor& dW, Tensor& dU, Tensor& db) const;
+    void accumulate_parameter_gradients(const CellGradients& d) const;
 
 private:
+    bool layer_norm() const { return w_.ln_h != nullptr; }
+    void record_step(int64_t t);  // copies what cell_step left in the scratch onto the tape
+    // The gradient on the recurrent products of gates [first, first+count) of
+    // step t, from the gradient on their pre-activations: with layer norm,
+    // back through the normalisation into d_hidden_; without, the same values.
+    const float* hidden_product_gradient(int64_t t, int64_t first, int64_t count);
+    const float* input_product_gradient(int64_t t) const;  // d(x·W) of step t [N, G·H]
+    void input_layer_norm_backward();
+
     CellType cell_;
-    const Tensor &W_, &U_, &b_;
+    CellWeights w_;
     int64_t T_ = 0, N_ = 0, I_, H_, G_;
     Tensor x_, h_prev_, c_prev_, gates_, reset_hidden_, c_, h_, dgates_;
+    // Layer norm: normalised input and recurrent products, their 1/σ, and the
+    // gradients on the products before normalisation.
+    Tensor x_hat_, x_inverse_std_, h_hat_, h_inverse_std_, d_input_, d_hidden_;
     CellScratch scratch_;
 };
 

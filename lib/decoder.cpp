@@ -54,13 +54,13 @@ void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) co
 // s_t = RNN(rnn_input_, s_{t−1}) with the cell named `prefix`; the new state replaces the old one.
 void Decoder::rnn(const std::string& prefix, DecoderState& state, int64_t M) {
     const int64_t D = config_.dim_dec;
-    const Tensor& W = model_.param(prefix + ".W");
-    gates_.resize({M, W.cols()});
-    linear(rnn_input_.data(), M, W, &model_.param(prefix + ".b"), gates_.data());
+    const CellWeights weights = cell_weights(model_, prefix);
+    gates_.resize({M, weights.W.cols()});
+    cell_input(weights, rnn_input_.data(), M, gates_.data(), nullptr, nullptr);
     new_hidden_.resize({M, D});
     const bool lstm = config_.decoder_cell == CellType::LSTM;
     if (lstm) new_cell_.resize({M, D});
-    cell_step(config_.decoder_cell, model_.param(prefix + ".U"), M, D, gates_.data(), state.hidden.data(),
+    cell_step(config_.decoder_cell, weights, M, D, gates_.data(), state.hidden.data(),
               lstm ? state.cell.data() : nullptr, new_hidden_.data(), lstm ? new_cell_.data() : nullptr,
               cell_scratch_);
     std::swap(state.hidden, new_hidden_);

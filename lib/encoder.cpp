@@ -11,10 +11,7 @@ namespace nmt {
 
 Encoder::Encoder(const Model& model) : model_(model) {
     const auto& c = model.config;
-    auto layer = [&](const std::string& prefix) {
-        return std::make_unique<OnednnRnnLayer>(c.encoder_cell, model.param(prefix + ".W"), model.param(prefix + ".U"),
-                                                model.param(prefix + ".b"));
-    };
+    auto layer = [&](const std::string& prefix) { return make_rnn_layer(model, prefix, c.encoder_cell); };
     forward_ = layer("encoder.0.forward");
     backward_ = layer("encoder.0.backward");
     for (int l = 1; l < c.encoder_depth; ++l) upper_.push_back(layer("encoder." + std::to_string(l)));

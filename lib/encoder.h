@@ -1,12 +1,13 @@
 // Embeddings → bidirectional first layer → left-to-right layers above it, on
-// oneDNN RNN primitives; then the decoder's initial state and the attention keys.
+// oneDNN RNN primitives (stepped cells when layer-normalised, rnn_layer.h);
+// then the decoder's initial state and the attention keys.
 #pragma once
 #include <memory>
 #include <vector>
 
 #include "encoded_batch.h"
 #include "model.h"
-#include "onednn_rnn.h"
+#include "rnn_layer.h"
 
 namespace nmt {
 
@@ -24,8 +25,8 @@ private:
     void attention_keys(EncodedBatch& out) const;
 
     const Model& model_;
-    std::unique_ptr<OnednnRnnLayer> forward_, backward_;
-    std::vector<std::unique_ptr<OnednnRnnLayer>> upper_;
+    std::unique_ptr<RnnLayer> forward_, backward_;
+    std::vector<std::unique_ptr<RnnLayer>> upper_;
     Tensor embedded_, embedded_reversed_, out_forward_, out_backward_, layer_a_, layer_b_;
 };
 

@@ -13,10 +13,21 @@ constexpr const char* kFormat = "nmt-model";
 constexpr int kFormatVersion = 1;
 
 void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, int64_t input, int64_t hidden,
-              int gates) {
+              int gates, bool layer_norm) {
     shapes[prefix + ".W"] = {input, gates * hidden};
     shapes[prefix + ".U"] = {hidden, gates * hidden};
     shapes[prefix + ".b"] = {gates * hidden};
+    if (layer_norm) {  // the gains of the normalised input and recurrent products
+        shapes[prefix + ".ln_x"] = {gates * hidden};
+        shapes[prefix + ".ln_h"] = {gates * hidden};
+    }
+}
+
+bool is_layer_norm_gain(const std::string& name) {
+    auto ends_with = [&](const std::string& suffix) {
+        return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return ends_with(".ln_x") || ends_with(".ln_h");
 }
 
 // One embedding table serves both sides only if both sides cut text into the
@@ -36,9 +47,10 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     if (!c.tied_source_embeddings) s["source.embeddings"] = {c.source_vocab_size, E};
     s["target.embeddings"] = {c.target_vocab_size, E};
     const int eg = c.gates(c.encoder_cell);
-    add_cell(s, "encoder.0.forward", E, H, eg);
-    add_cell(s, "encoder.0.backward", E, H, eg);
-    for (int l = 1; l < c.encoder_depth; ++l) add_cell(s, "encoder." + std::to_string(l), C, C, eg);
+    const bool ln = c.layer_norm;
+    add_cell(s, "encoder.0.forward", E, H, eg, ln);
+    add_cell(s, "encoder.0.backward", E, H, eg, ln);
+    for (int l = 1; l < c.encoder_depth; ++l) add_cell(s, "encoder." + std::to_string(l), C, C, eg, ln);
     s["decoder.init.W"] = {C, D};
     s["decoder.init.b"] = {D};
     switch (c.attention) {
@@ -58,8 +70,8 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     const bool luong = c.decoder_style == DecoderStyle::Luong;
     const bool conditional = c.decoder_style == DecoderStyle::Conditional;
     const int64_t rnn_input = conditional ? E : luong ? E + (c.input_feeding ? E : 0) : E + C;
-    add_cell(s, "decoder.rnn", rnn_input, D, c.gates(c.decoder_cell));
-    if (conditional) add_cell(s, "decoder.rnn2", C, D, c.gates(c.decoder_cell));
+    add_cell(s, "decoder.rnn", rnn_input, D, c.gates(c.decoder_cell), ln);
+    if (conditional) add_cell(s, "decoder.rnn2", C, D, c.gates(c.decoder_cell), ln);
     s["decoder.output.W"] = {luong ? C + D : D + C + E, E};
     s["decoder.output.b"] = {E};
     if (!c.tied_embeddings) s["decoder.vocab.W"] = {E, c.target_vocab_size};
@@ -92,6 +104,11 @@ Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_voc
     Random random(seed);
     for (const auto& [name, shape] : parameter_shapes(config)) {
         Tensor t(shape);
+        if (is_layer_norm_gain(name)) {  // start as the plain normalisation
+            t.fill(1.0f);
+            model.parameters.emplace(name, std::move(t));
+            continue;
+        }
         const bool is_bias = shape.size() == 1 && name != "attention.v";
         const bool is_embedding = name.find("embeddings") != std::string::npos;
         if (!is_bias) {

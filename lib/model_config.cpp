@@ -99,8 +99,9 @@ nlohmann::json to_json(const ModelConfig& c) {
         {"source_language", c.source_language},
         {"target_language", c.target_language},
     };
-    // Written only when set, so that models without it keep their exact bytes.
+    // Written only when set, so that models without them keep their exact bytes.
     if (c.tied_source_embeddings) j["tied_source_embeddings"] = true;
+    if (c.layer_norm) j["layer_norm"] = true;
     return j;
 }
 
@@ -128,6 +129,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get("input_feeding", c.input_feeding);
     get("tied_embeddings", c.tied_embeddings);
     if (j.contains("tied_source_embeddings")) get("tied_source_embeddings", c.tied_source_embeddings);
+    if (j.contains("layer_norm")) get("layer_norm", c.layer_norm);
     get("dim_emb", c.dim_emb);
     get("dim_rnn", c.dim_rnn);
     get("dim_dec", c.dim_dec);

@@ -28,6 +28,9 @@ struct ModelConfig {
     // --tied-embeddings-src; with tied_embeddings, --tied-embeddings-all):
     // one table for a joint vocabulary, learnt from both sides of the data.
     bool tied_source_embeddings = false;
+    // Every RNN cell normalises its input and recurrent products per gate
+    // (Marian's --layer-normalization; the equations are in rnn_cell.h).
+    bool layer_norm = false;
     int dim_emb = 256;
     int dim_rnn = 256;   // encoder state per direction
     int dim_dec = 512;   // decoder state

@@ -9,19 +9,20 @@
 #include <utility>
 
 #include "model_config.h"
+#include "rnn_layer.h"
 #include "tensor.h"
 
 namespace nmt {
 
-class OnednnRnnLayer {
+class OnednnRnnLayer : public RnnLayer {
 public:
     // W [I, gates·H], U [H, gates·H], b [gates·H]: oneDNN's ldigo / ldgo layouts
     // for one layer and one direction, so no conversion is needed.
     OnednnRnnLayer(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b);
-    ~OnednnRnnLayer();
+    ~OnednnRnnLayer() override;
 
     // input [T, N, I] → output [T, N, H]; the state starts at zero.
-    void forward(const float* input, int64_t T, int64_t N, float* output);
+    void forward(const float* input, int64_t T, int64_t N, float* output) override;
 
     int64_t input_size() const { return input_size_; }
     int64_t hidden_size() const { return hidden_size_; }

@@ -85,7 +85,7 @@ class TrainingGraph::Graph {
 public:
     explicit Graph(const Model& model) : m_(model), c_(model.config) {
         auto cell = [&](const std::string& prefix, CellType type) {
-            return std::make_unique<CellRun>(type, p(prefix + ".W"), p(prefix + ".U"), p(prefix + ".b"));
+            return std::make_unique<CellRun>(type, cell_weights(m_, prefix));
         };
         forward_ = cell("encoder.0.forward", c_.encoder_cell);
         backward_ = cell("encoder.0.backward", c_.encoder_cell);
@@ -120,6 +120,11 @@ public:
 
 private:
     Tensor& grad(const std::string& name) { return g_->at(name); }
+    CellGradients cell_gradients(const std::string& prefix) {
+        const bool ln = m_.has(prefix + ".ln_x");
+        return {grad(prefix + ".W"), grad(prefix + ".U"), grad(prefix + ".b"), ln ? &grad(prefix + ".ln_x") : nullptr,
+                ln ? &grad(prefix + ".ln_h") : nullptr};
+    }
     const Tensor& p(const std::string& name) const { return m_.param(name); }
     int64_t rev(int64_t n, int64_t t) const { return src_len_[n] - 1 - t; }
 
@@ -527,10 +532,8 @@ private:
             column_sums(d_preact.data(), M, E, grad("decoder.output.b").data());
         }
         (void)lstm;
-        decoder_->accumulate_parameter_gradients(grad("decoder.rnn.W"), grad("decoder.rnn.U"), grad("decoder.rnn.b"));
-        if (conditional)
-            decoder2_->accumulate_parameter_gradients(grad("decoder.rnn2.W"), grad("decoder.rnn2.U"),
-                                                      grad("decoder.rnn2.b"));
+        decoder_->accumulate_parameter_gradients(cell_gradients("decoder.rnn"));
+        if (conditional) decoder2_->accumulate_parameter_gradients(cell_gradients("decoder.rnn2"));
         // Target embeddings (the previous tokens fed at each step).
         multiply(d_target.data(), target_mask_);
         Tensor& d_table = grad("target.embeddings");
@@ -584,7 +587,7 @@ private:
             if (l >= 2)
                 for (int64_t i = 0; i < d_input.size(); ++i) d_input[i] += d_layer[i];
             const std::string prefix = "encoder." + std::to_string(l);
-            u.accumulate_parameter_gradients(grad(prefix + ".W"), grad(prefix + ".U"), grad(prefix + ".b"));
+            u.accumulate_parameter_gradients(cell_gradients(prefix));
             std::swap(d_layer, d_input);
         }
         Tensor& d_forward = scratch_["d_forward"];
@@ -603,10 +606,8 @@ private:
         dx_backward.resize({T_ * N_, E});
         run_backward(*forward_, d_forward.data(), dx_forward.data());
         run_backward(*backward_, d_backward.data(), dx_backward.data());
-        forward_->accumulate_parameter_gradients(grad("encoder.0.forward.W"), grad("encoder.0.forward.U"),
-                                                 grad("encoder.0.forward.b"));
-        backward_->accumulate_parameter_gradients(grad("encoder.0.backward.W"), grad("encoder.0.backward.U"),
-                                                  grad("encoder.0.backward.b"));
+        forward_->accumulate_parameter_gradients(cell_gradients("encoder.0.forward"));
+        backward_->accumulate_parameter_gradients(cell_gradients("encoder.0.backward"));
         Tensor& d_table = grad(c_.source_embeddings());
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {

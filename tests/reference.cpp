@@ -54,37 +54,62 @@ Vec linear_t(const Vec& x, const Tensor& W) {
     return y;
 }
 
-Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const Vec& x, const Vec& h, Vec& c) {
+namespace {
+
+// Gate block g of `products` (blocks of H): γ∘(x − μ)/√(σ² + 1e-5) with
+// `gain`, or the values unchanged when gain is null.
+Vec normalized_gate(const Vec& products, int64_t g, int64_t H, const Tensor* gain) {
+    Vec out(products.begin() + g * H, products.begin() + (g + 1) * H);
+    if (!gain) return out;
+    double mean = 0, variance = 0;
+    for (float x : out) mean += x;
+    mean /= H;
+    for (float x : out) variance += (x - mean) * (x - mean);
+    variance /= H;
+    for (int64_t k = 0; k < H; ++k) out[k] = static_cast<float>((*gain)[g * H + k] * (out[k] - mean) / std::sqrt(variance + 1e-5));
+    return out;
+}
+
+}  // namespace
+
+Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const Vec& x, const Vec& h, Vec& c,
+         const Tensor* ln_x, const Tensor* ln_h) {
     const int64_t H = U.shape[0];
-    const Vec gx = linear(x, W, &b);
+    const Vec px = linear(x, W), ph = linear(h, U);
+    // z_g = N_x(x·W_g) + N_h(h·U_g) + b_g, N the identity for a plain cell.
+    auto preactivation = [&](int64_t g, const Vec& hidden_products) {
+        const Vec a = normalized_gate(px, g, H, ln_x), r = normalized_gate(hidden_products, g, H, ln_h);
+        Vec z(H);
+        for (int64_t k = 0; k < H; ++k) z[k] = a[k] + r[k] + b[g * H + k];
+        return z;
+    };
     if (type == CellType::GRU) {
         // u = σ(W_u x + U_u h + b_u), r = σ(...), o = tanh(W_o x + U_o (r∘h) + b_o), h' = u∘h + (1−u)∘o
-        const Vec gh = linear(h, U);
+        const Vec zu = preactivation(0, ph), zr = preactivation(1, ph);
         Vec u(H), r(H), rh(H);
         for (int64_t k = 0; k < H; ++k) {
-            u[k] = sigmoid(gx[k] + gh[k]);
-            r[k] = sigmoid(gx[H + k] + gh[H + k]);
+            u[k] = sigmoid(zu[k]);
+            r[k] = sigmoid(zr[k]);
             rh[k] = r[k] * h[k];
         }
-        const Vec grh = linear(rh, U);
+        const Vec zo = preactivation(2, linear(rh, U));
         Vec out(H);
-        for (int64_t k = 0; k < H; ++k) {
-            const float o = std::tanh(gx[2 * H + k] + grh[2 * H + k]);
-            out[k] = u[k] * h[k] + (1 - u[k]) * o;
-        }
+        for (int64_t k = 0; k < H; ++k) out[k] = u[k] * h[k] + (1 - u[k]) * std::tanh(zo[k]);
         return out;
     }
-    const Vec gh = linear(h, U);
+    const Vec zi = preactivation(0, ph), zf = preactivation(1, ph), zg = preactivation(2, ph), zo = preactivation(3, ph);
     Vec out(H);
     for (int64_t k = 0; k < H; ++k) {
-        const float i = sigmoid(gx[k] + gh[k]);
-        const float f = sigmoid(gx[H + k] + gh[H + k]);
-        const float g = std::tanh(gx[2 * H + k] + gh[2 * H + k]);
-        const float o = sigmoid(gx[3 * H + k] + gh[3 * H + k]);
-        c[k] = f * c[k] + i * g;
-        out[k] = o * std::tanh(c[k]);
+        c[k] = sigmoid(zf[k]) * c[k] + sigmoid(zi[k]) * std::tanh(zg[k]);
+        out[k] = sigmoid(zo[k]) * std::tanh(c[k]);
     }
     return out;
+}
+
+Vec cell(const Model& model, const std::string& prefix, CellType type, const Vec& x, const Vec& h, Vec& c) {
+    const bool ln = model.has(prefix + ".ln_x");
+    return cell(type, model.param(prefix + ".W"), model.param(prefix + ".U"), model.param(prefix + ".b"), x, h, c,
+                ln ? &model.param(prefix + ".ln_x") : nullptr, ln ? &model.param(prefix + ".ln_h") : nullptr);
 }
 
 Mat encode(const Model& model, const std::vector<int>& ids) {
@@ -92,13 +117,12 @@ Mat encode(const Model& model, const std::vector<int>& ids) {
     const int64_t n = ids.size(), H = cfg.dim_rnn, C = cfg.dim_context();
     const Tensor& emb = model.param(model.config.source_embeddings());
     auto run = [&](const std::string& prefix, const Mat& inputs, bool backwards) {
-        const Tensor& W = model.param(prefix + ".W");
         const int64_t size = model.param(prefix + ".U").shape[0];
         Vec h(size, 0.0f), c(size, 0.0f);
         Mat out(inputs.size());
         for (int64_t s = 0; s < int64_t(inputs.size()); ++s) {
             const int64_t j = backwards ? inputs.size() - 1 - s : s;
-            h = cell(cfg.encoder_cell, W, model.param(prefix + ".U"), model.param(prefix + ".b"), inputs[j], h, c);
+            h = cell(model, prefix, cfg.encoder_cell, inputs[j], h, c);
             out[j] = h;
         }
         return out;
@@ -169,29 +193,25 @@ Vec context(const Mat& states, const Vec& weights) {
 Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention) {
     const auto& cfg = model.config;
     const Vec y = row_of(model.param("target.embeddings"), previous_token);
-    const Tensor& W = model.param("decoder.rnn.W");
-    const Tensor& U = model.param("decoder.rnn.U");
-    const Tensor& b = model.param("decoder.rnn.b");
     if (row.cell.empty()) row.cell.assign(cfg.dim_dec, 0.0f);
     Vec out;
     if (cfg.decoder_style == DecoderStyle::Conditional) {
-        const Vec s1 = cell(cfg.decoder_cell, W, U, b, y, row.hidden, row.cell);  // updates row.cell too
+        const Vec s1 = cell(model, "decoder.rnn", cfg.decoder_cell, y, row.hidden, row.cell);  // updates row.cell too
         attention = attention_weights(model, states, s1);
         const Vec c = context(states, attention);
-        row.hidden = cell(cfg.decoder_cell, model.param("decoder.rnn2.W"), model.param("decoder.rnn2.U"),
-                          model.param("decoder.rnn2.b"), c, s1, row.cell);
+        row.hidden = cell(model, "decoder.rnn2", cfg.decoder_cell, c, s1, row.cell);
         out = tanh_of(linear(concat({row.hidden, c, y}), model.param("decoder.output.W"),
                              &model.param("decoder.output.b")));
     } else if (cfg.decoder_style == DecoderStyle::Bahdanau) {
         attention = attention_weights(model, states, row.hidden);
         const Vec c = context(states, attention);
-        row.hidden = cell(cfg.decoder_cell, W, U, b, concat({y, c}), row.hidden, row.cell);
+        row.hidden = cell(model, "decoder.rnn", cfg.decoder_cell, concat({y, c}), row.hidden, row.cell);
         out = tanh_of(linear(concat({row.hidden, c, y}), model.param("decoder.output.W"),
                              &model.param("decoder.output.b")));
     } else {
         if (row.feed.empty()) row.feed.assign(cfg.dim_emb, 0.0f);
         const Vec x = cfg.input_feeding ? concat({y, row.feed}) : y;
-        row.hidden = cell(cfg.decoder_cell, W, U, b, x, row.hidden, row.cell);
+        row.hidden = cell(model, "decoder.rnn", cfg.decoder_cell, x, row.hidden, row.cell);
         attention = attention_weights(model, states, row.hidden);
         const Vec c = context(states, attention);
         out = tanh_of(linear(concat({c, row.hidden}), model.param("decoder.output.W"),

@@ -2,6 +2,7 @@
 // written straight from MODEL.md with libm's exp/tanh: the yardstick every
 // oneDNN-backed, batched, vectorised piece of lib/ is tested against.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "model.h"
@@ -16,7 +17,11 @@ Vec linear(const Vec& x, const Tensor& W, const Tensor* b = nullptr);
 Vec linear_t(const Vec& x, const Tensor& W);  // x · Wᵀ, W [out, in]
 
 // One cell step with oneDNN's gate conventions; c is used and updated for LSTM.
-Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const Vec& x, const Vec& h, Vec& c);
+// With gains ln_x, ln_h: the layer-normalised cell of rnn_cell.h.
+Vec cell(CellType type, const Tensor& W, const Tensor& U, const Tensor& b, const Vec& x, const Vec& h, Vec& c,
+         const Tensor* ln_x = nullptr, const Tensor* ln_h = nullptr);
+// The cell named `prefix` of a model ("decoder.rnn", …).
+Vec cell(const Model& model, const std::string& prefix, CellType type, const Vec& x, const Vec& h, Vec& c);
 
 // Encoder states h_j for one sentence (ids with EOS).
 Mat encode(const Model& model, const std::vector<int>& ids);

@@ -39,8 +39,9 @@ struct Outcome {
     double attention = 0;  // share of target positions whose attention argmax is the expected source position
 };
 
-Outcome learn(bool reverse, uint64_t seed, DecoderStyle style = DecoderStyle::Bahdanau) {
+Outcome learn(bool reverse, uint64_t seed, DecoderStyle style = DecoderStyle::Bahdanau, bool layer_norm = false) {
     ModelConfig config = testing::small_config(CellType::GRU, CellType::GRU, style, AttentionType::Additive);
+    config.layer_norm = layer_norm;
     config.dim_emb = 32;
     config.dim_rnn = 64;
     config.dim_dec = 64;
@@ -127,6 +128,14 @@ TEST_CASE("learning: a small model learns to copy sequences, attending along the
 
 TEST_CASE("learning: the conditional (cGRU) decoder learns to reverse sequences, attending along the anti-diagonal") {
     const Outcome o = learn(true, 5, DecoderStyle::Conditional);
+    CAPTURE(o.exact);
+    CAPTURE(o.attention);
+    CHECK(o.exact >= 0.95);
+    CHECK(o.attention >= 0.90);
+}
+
+TEST_CASE("learning: with layer-normalised cells, the conditional decoder learns to reverse sequences") {
+    const Outcome o = learn(true, 6, DecoderStyle::Conditional, true);
     CAPTURE(o.exact);
     CAPTURE(o.attention);
     CHECK(o.exact >= 0.95);

@@ -1,10 +1,12 @@
-// oneDNN sgemm and the vectorised elementwise functions against plain loops and libm.
+// oneDNN sgemm, the vectorised elementwise functions and layer normalisation
+// against plain loops, libm and finite differences.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "fast_math.h"
 #include "gemm.h"
+#include "layer_norm.h"
 #include "test_support.h"
 
 using namespace nmt;
@@ -58,4 +60,37 @@ TEST_CASE("math: masked softmax gives exact zeros past the valid length and sums
     double total = 0;
     for (float v : lp) total += std::exp(double(v));
     CHECK(total == doctest::Approx(1.0).epsilon(1e-5));
+}
+
+TEST_CASE("math: layer normalisation gives mean 0 and variance 1, and its backward equals finite differences") {
+    const int64_t n = 9;
+    const auto x = random_vector(n, 21, 3.0f), gain = random_vector(n, 22), weights = random_vector(n, 23);
+    std::vector<float> x_hat(n);
+    const float inverse_std = normalize(x.data(), n, x_hat.data());
+    double mean = 0, variance = 0, raw_mean = 0, raw_variance = 0;
+    for (int64_t i = 0; i < n; ++i) raw_mean += x[i] / double(n);
+    for (int64_t i = 0; i < n; ++i) raw_variance += (x[i] - raw_mean) * (x[i] - raw_mean) / double(n);
+    for (float v : x_hat) mean += v / double(n);
+    for (float v : x_hat) variance += (v - mean) * (v - mean) / double(n);
+    CHECK(std::fabs(mean) < 1e-6);
+    CHECK(variance == doctest::Approx(raw_variance / (raw_variance + 1e-5)).epsilon(1e-5));
+    CHECK(inverse_std == doctest::Approx(1.0 / std::sqrt(raw_variance + 1e-5)).epsilon(1e-5));
+
+    // L = Σ w_i·γ_i·x̂_i: dL/dx from normalize_backward against central differences, in place too.
+    auto loss = [&](std::vector<float> v) {
+        normalize(v.data(), n, v.data());
+        double sum = 0;
+        for (int64_t i = 0; i < n; ++i) sum += double(weights[i]) * gain[i] * v[i];
+        return sum;
+    };
+    std::vector<float> dx(n), dgain(n, 0.5f);
+    normalize_backward(weights.data(), gain.data(), x_hat.data(), inverse_std, n, dx.data(), dgain.data());
+    for (int64_t i = 0; i < n; ++i) {
+        CAPTURE(i);
+        auto plus = x, minus = x;
+        plus[i] += 1e-3f;
+        minus[i] -= 1e-3f;
+        CHECK(dx[i] == doctest::Approx((loss(plus) - loss(minus)) / 2e-3).epsilon(2e-3).scale(1.0));
+        CHECK(dgain[i] == doctest::Approx(0.5 + weights[i] * x_hat[i]));  // accumulated, not overwritten
+    }
 }

@@ -84,6 +84,42 @@ TEST_CASE("model io: tied source embeddings keep one table, survive a round trip
     CHECK(error_of([&] { config.validate(); }).find("joint vocabulary") != std::string::npos);
 }
 
+TEST_CASE("model io: layer-normalised cells get gains that start at one, survive a round trip, and are checked") {
+    auto config = testing::small_config(CellType::GRU, CellType::LSTM, DecoderStyle::Conditional, AttentionType::Additive);
+    config.layer_norm = true;
+    Vocabulary source(testing::tiny_spm(60, "unigram"), "test"), target(testing::tiny_spm(60, "unigram"), "test");
+    config.source_vocab_size = source.size();
+    config.target_vocab_size = target.size();
+    Model model = init_model(config, 5, std::move(source), std::move(target));
+    for (const char* cell : {"encoder.0.forward", "encoder.0.backward", "encoder.1", "decoder.rnn", "decoder.rnn2"})
+        for (const char* gain : {".ln_x", ".ln_h"}) {
+            const std::string name = std::string(cell) + gain;
+            CAPTURE(name);
+            REQUIRE(model.has(name));
+            CHECK(model.param(name).shape == model.param(std::string(cell) + ".b").shape);
+            for (float g : model.param(name).values) REQUIRE(g == 1.0f);
+        }
+    const auto path = temp_path("layer_norm.nmt").string();
+    save_model(path, model);
+    Model loaded = load_model(path);
+    CHECK(loaded.config.layer_norm);
+    CHECK(loaded.parameters.size() == model.parameters.size());
+
+    // Without it the configuration says nothing of it (older files keep their bytes and load as plain cells).
+    auto plain = to_json(testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive));
+    CHECK(!plain.contains("layer_norm"));
+    plain["source_vocab_size"] = plain["target_vocab_size"] = 60;
+    CHECK(!config_from_json(plain).layer_norm);
+
+    // A file that says layer_norm but lacks a gain is refused, naming the file and the tensor.
+    model.parameters.erase("decoder.rnn.ln_h");
+    save_model(path, model);
+    const auto message = error_of([&] { load_model(path); });
+    CAPTURE(message);
+    CHECK(message.find(path) != std::string::npos);
+    CHECK(message.find("decoder.rnn.ln_h") != std::string::npos);
+}
+
 TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refused with the file named") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 91);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <tuple>
 
 #include <sentencepiece_trainer.h>
 #include <unistd.h>
@@ -107,13 +108,25 @@ std::vector<ModelConfig> all_architectures() {
     ModelConfig tied_all = small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
     tied_all.tied_embeddings = tied_all.tied_source_embeddings = true;
     out.push_back(tied_all);
+    // Layer-normalised cells: each cell type in the encoder and the decoder, each decoder style.
+    using Architecture = std::tuple<CellType, CellType, DecoderStyle, AttentionType>;
+    for (auto [enc, dec, style, att] :
+         {Architecture{CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive},
+          Architecture{CellType::LSTM, CellType::LSTM, DecoderStyle::Bahdanau, AttentionType::General},
+          Architecture{CellType::GRU, CellType::LSTM, DecoderStyle::Luong, AttentionType::Dot}}) {
+        ModelConfig ln = small_config(enc, dec, style, att);
+        ln.layer_norm = true;
+        ln.encoder_depth = 3;
+        out.push_back(ln);
+    }
     return out;
 }
 
 std::string describe(const ModelConfig& c) {
     return "enc=" + to_string(c.encoder_cell) + " dec=" + to_string(c.decoder_cell) + " style=" +
            to_string(c.decoder_style) + " att=" + to_string(c.attention) + (c.input_feeding ? "" : " no-feeding") +
-           (c.tied_embeddings ? " tied" : "") + (c.tied_source_embeddings ? " tied-src" : "") + " depth=" + std::to_string(c.encoder_depth);
+           (c.tied_embeddings ? " tied" : "") + (c.tied_source_embeddings ? " tied-src" : "") +
+           (c.layer_norm ? " layer-norm" : "") + " depth=" + std::to_string(c.encoder_depth);
 }
 
 std::vector<float> random_vector(size_t n, uint64_t seed, float scale) {

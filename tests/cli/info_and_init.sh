@@ -93,4 +93,15 @@ done
 nmt translate -m "$TMP/tied.nmt" -i "$TMP/sentences.txt" -q >"$TMP/tied_out.txt" || fail "translating with the tied model failed"
 expect_eq "lines translated by the tied model" 40 "$(wc -l <"$TMP/tied_out.txt")"
 
+# --- Layer-normalised cells: two gains (input and recurrent products) for
+# each gate unit of every cell: 2·3·(2H + C) for the encoder's three GRUs,
+# 2·3·D for the decoder's one (Bahdanau style).
+init_tiny --seed 1 --layer-norm -o "$TMP/ln.nmt"
+nmt info "$TMP/ln.nmt" >"$TMP/ln.txt" || fail "nmt info on the layer-normalised model failed"
+for expect in "parameters:  $((params + 6 * (2 * H + C) + 6 * D))" "cells:       layer-normalised"; do
+    grep -qF -- "$expect" "$TMP/ln.txt" || fail "nmt info, layer norm: expected '$expect', got:"$'\n'"$(cat "$TMP/ln.txt")"
+done
+nmt translate -m "$TMP/ln.nmt" -i "$TMP/sentences.txt" -q >"$TMP/ln_out.txt" || fail "translating with the layer-normalised model failed"
+expect_eq "lines translated by the layer-normalised model" 40 "$(wc -l <"$TMP/ln_out.txt")"
+
 echo "ok: init and info"
