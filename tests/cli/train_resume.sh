@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# nmt train: a run killed with SIGKILL and continued with --resume ends exactly
-# where an uninterrupted run ends (same data order, same dropout masks, same
-# optimiser state): its last progress record and final step match.
+# nmt train: a run killed with SIGKILL, or stopped with SIGTERM, and continued
+# with --resume ends exactly where an uninterrupted run ends (same data order,
+# same dropout masks, same optimiser state): its last progress record and
+# final step match.
 # Usage: train_resume.sh NMT_BINARY SOURCE_DIR
 set -euo pipefail
 nmt=$1
@@ -80,6 +81,36 @@ for type in progress validation end; do
     fi
 done
 echo "$a"
+
+# SIGTERM (or Ctrl-C) stops gracefully: the step in progress finishes, a
+# checkpoint is written at that step (not only at the last --save-every), the
+# exit status is 1 with a message saying how to continue, and the continued
+# run again ends exactly as the uninterrupted one.
+"$nmt" train "${args[@]}" -o stopped.nmt 2>stopped.err &
+pid=$!
+for _ in $(seq 1 600); do
+    grep '"type":"progress"' stopped.nmt.log.jsonl 2>/dev/null | grep -q '"step":30[,}]' && break
+    sleep 0.05
+done
+kill -TERM $pid
+status=0
+wait $pid || status=$?
+pid=
+if [ "$status" -ne 1 ]; then echo "FAIL: SIGTERM: exit status $status, expected 1" >&2; cat stopped.err >&2; exit 1; fi
+grep -q "interrupted; continue with --resume" stopped.err
+stopped_at=$(grep '"type":"end"' stopped.nmt.log.jsonl | grep -o '"step":[0-9]*' | cut -d: -f2)
+saved_at=$(grep '"type":"checkpoint"' stopped.nmt.log.jsonl | tail -n 1 | grep -o '"step":[0-9]*' | cut -d: -f2)
+echo "stopped by SIGTERM at step $stopped_at, checkpoint at step $saved_at"
+if [ "$saved_at" != "$stopped_at" ] || [ "$stopped_at" -ge $steps ]; then
+    echo "FAIL: SIGTERM: the checkpoint should be at the step it stopped at, before step $steps" >&2; exit 1
+fi
+train -o stopped.nmt --resume
+for type in progress validation end; do
+    if [ "$(final straight.nmt.log.jsonl $type)" != "$(final stopped.nmt.log.jsonl $type)" ]; then
+        echo "FAIL: after SIGTERM and --resume, the $type records at step $steps differ" >&2; exit 1
+    fi
+done
+
 # Both final models translate.
 echo "a b c" | "$nmt" translate -m killed.nmt >/dev/null
 echo "OK: resumed run matches the uninterrupted one at step $steps"
