@@ -30,7 +30,7 @@ std::atomic<bool> g_stop_requested{false};
 // that waits for them, so no handler ever runs on top of an interrupted
 // compute thread. With an asynchronous handler, a full-size run stopped with
 // SIGTERM sometimes ended in "corrupted size vs. prev_size" from malloc (4 of
-// 7 tries; none of 5 like this). The cause was not pinned down (an ASan
+// 7 tries; none of 7 like this). The cause was not pinned down (an ASan
 // build trained the same steps without a report, so it is presumably the
 // handler's frame landing on a running oneDNN kernel's stack); a waiting
 // thread is the robust design whatever it was.
