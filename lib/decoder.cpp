@@ -11,7 +11,9 @@ Decoder::Decoder(const Model& model)
     : model_(model),
       config_(model.config),
       conditional_(model.config.decoder_style == DecoderStyle::Conditional),
-      attention_(model) {}
+      attention_(model),
+      rnn_weights_(cell_weights(model, "decoder.rnn")),
+      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {}
 
 DecoderState Decoder::start(const EncodedBatch& batch) const {
     DecoderState s;
@@ -51,16 +53,15 @@ void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) co
     for (int64_t m = 0; m < M; ++m) std::memcpy(out + m * stride, table.row(tokens[m]), E * sizeof(float));
 }
 
-// s_t = RNN(rnn_input_, s_{t−1}) with the cell named `prefix`; the new state replaces the old one.
-void Decoder::rnn(const std::string& prefix, DecoderState& state, int64_t M) {
+// s_t = RNN(rnn_input_, s_{t−1}) with `cell`; the new state replaces the old one.
+void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
     const int64_t D = config_.dim_dec;
-    const CellWeights weights = cell_weights(model_, prefix);
-    gates_.resize({M, weights.W.cols()});
-    cell_input(weights, rnn_input_.data(), M, gates_.data(), nullptr, nullptr);
+    gates_.resize({M, cell.W.cols()});
+    cell_input(cell, rnn_input_.data(), M, gates_.data(), nullptr, nullptr);
     new_hidden_.resize({M, D});
     const bool lstm = config_.decoder_cell == CellType::LSTM;
     if (lstm) new_cell_.resize({M, D});
-    cell_step(config_.decoder_cell, weights, M, D, gates_.data(), state.hidden.data(),
+    cell_step(config_.decoder_cell, cell, M, D, gates_.data(), state.hidden.data(),
               lstm ? state.cell.data() : nullptr, new_hidden_.data(), lstm ? new_cell_.data() : nullptr,
               cell_scratch_);
     std::swap(state.hidden, new_hidden_);
@@ -95,10 +96,10 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
         if (conditional_) {
             rnn_input_.resize({M, E});
             for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
-            rnn("decoder.rnn", state, M);
+            rnn(rnn_weights_, state, M);
             attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
             rnn_input_ = context_;
-            rnn("decoder.rnn2", state, M);
+            rnn(*rnn2_weights_, state, M);
         } else {
             attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
             rnn_input_.resize({M, E + C});
@@ -106,7 +107,7 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
                 std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
                 std::memcpy(rnn_input_.row(m) + E, context_.row(m), C * sizeof(float));
             }
-            rnn("decoder.rnn", state, M);
+            rnn(rnn_weights_, state, M);
         }
         for (int64_t m = 0; m < M; ++m) {
             float* f = features_.row(m);
@@ -122,7 +123,7 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
     embed(previous_tokens, M, rnn_input_.data(), I);
     if (feeding)
         for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m) + E, state.feed.row(m), E * sizeof(float));
-    rnn("decoder.rnn", state, M);
+    rnn(rnn_weights_, state, M);
     attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
     features_.resize({M, C + D});
     for (int64_t m = 0; m < M; ++m) {

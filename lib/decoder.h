@@ -9,6 +9,7 @@
 //                (an LSTM cell state passes through both cells the same way)
 // then log p(y_t) = log_softmax(W_v o_t + b_v).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,13 +46,16 @@ public:
 
 private:
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
-    void rnn(const std::string& prefix, DecoderState& state, int64_t M);
+    void rnn(const CellWeights& cell, DecoderState& state, int64_t M);
     void output_layer(const Tensor& features, Tensor& log_probs);
 
     const Model& model_;
     const ModelConfig& config_;
     const bool conditional_;
     Attention attention_;
+    // The decoder cells' parameters, looked up once rather than by name every step.
+    const CellWeights rnn_weights_;
+    const std::optional<CellWeights> rnn2_weights_;  // conditional style only
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.
     Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_;

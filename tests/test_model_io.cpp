@@ -19,6 +19,14 @@ fs::path temp_path(const std::string& name) { return testing::temp_path("model",
 
 using testing::error_of;
 
+// The configuration of a plain model as JSON, as a file without the optional
+// fields (written only when set) holds it.
+nlohmann::json plain_config_json() {
+    auto json = to_json(testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive));
+    json["source_vocab_size"] = json["target_vocab_size"] = 60;
+    return json;
+}
+
 }  // namespace
 
 TEST_CASE("model io: save and load round trip keeps configuration, weights and vocabularies") {
@@ -59,9 +67,8 @@ TEST_CASE("model io: tied source embeddings keep one table, survive a round trip
     CHECK(loaded.parameters.size() == model.parameters.size());
 
     // Without the flag the configuration says nothing of it, so older files keep their bytes and still load.
-    auto untied = to_json(testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive));
+    const auto untied = plain_config_json();
     CHECK(!untied.contains("tied_source_embeddings"));
-    untied["source_vocab_size"] = untied["target_vocab_size"] = 60;
     CHECK(!config_from_json(untied).tied_source_embeddings);
 
     // Two different SentencePiece models of the same size cannot share a table.
@@ -106,9 +113,8 @@ TEST_CASE("model io: layer-normalised cells get gains that start at one, survive
     CHECK(loaded.parameters.size() == model.parameters.size());
 
     // Without it the configuration says nothing of it (older files keep their bytes and load as plain cells).
-    auto plain = to_json(testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive));
+    const auto plain = plain_config_json();
     CHECK(!plain.contains("layer_norm"));
-    plain["source_vocab_size"] = plain["target_vocab_size"] = 60;
     CHECK(!config_from_json(plain).layer_norm);
 
     // A file that says layer_norm but lacks a gain is refused, naming the file and the tensor.

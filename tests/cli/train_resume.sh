@@ -29,15 +29,20 @@ train() { "$nmt" train "${args[@]}" "$@"; }
 
 train -o straight.nmt
 
+# Waits until the run writing LOG has logged progress at STEP (or has ended).
+wait_for_step() {
+    for _ in $(seq 1 600); do
+        grep '"type":"progress"' "$1" 2>/dev/null | grep -q "\"step\":$2[,}]" && break
+        kill -0 $pid 2>/dev/null || break
+        sleep 0.05
+    done
+}
+
 "$nmt" train "${args[@]}" -o killed.nmt &  # not through the function: $! must be nmt itself
 pid=$!
 # Wait until it is past its second checkpoint (step 50), then kill it without
 # warning: the resumed run must redo the steps after the checkpoint identically.
-for _ in $(seq 1 600); do
-    grep '"type":"progress"' killed.nmt.log.jsonl 2>/dev/null | grep -q '"step":60[,}]' && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.05
-done
+wait_for_step killed.nmt.log.jsonl 60
 if ! kill -9 $pid 2>/dev/null; then
     echo "FAIL: the run finished before it could be killed (too fast to test resuming)" >&2
     exit 1
@@ -70,16 +75,20 @@ final() {
     grep "\"type\":\"$2\"" "$1" | grep "\"step\":$steps[,}]" | tail -n 1 |
         sed -E 's/"(elapsed_seconds|remaining_seconds|tokens_per_second|seconds)":[^,}]*,?//g'
 }
-for type in progress validation end; do
-    a=$(final straight.nmt.log.jsonl $type)
-    b=$(final killed.nmt.log.jsonl $type)
-    if [ -z "$a" ] || [ "$a" != "$b" ]; then
-        echo "FAIL: the $type records at step $steps differ" >&2
-        echo "  uninterrupted: $a" >&2
-        echo "  resumed:       $b" >&2
-        exit 1
-    fi
-done
+# The resumed run LOG must end with the uninterrupted run's records.
+expect_same_end() {
+    for type in progress validation end; do
+        a=$(final straight.nmt.log.jsonl $type)
+        b=$(final "$1" $type)
+        if [ -z "$a" ] || [ "$a" != "$b" ]; then
+            echo "FAIL: $2: the $type records at step $steps differ" >&2
+            echo "  uninterrupted: $a" >&2
+            echo "  resumed:       $b" >&2
+            exit 1
+        fi
+    done
+}
+expect_same_end killed.nmt.log.jsonl "after kill -9 and --resume"
 echo "$a"
 
 # SIGTERM (or Ctrl-C) stops gracefully: the step in progress finishes, a
@@ -88,10 +97,7 @@ echo "$a"
 # run again ends exactly as the uninterrupted one.
 "$nmt" train "${args[@]}" -o stopped.nmt 2>stopped.err &
 pid=$!
-for _ in $(seq 1 600); do
-    grep '"type":"progress"' stopped.nmt.log.jsonl 2>/dev/null | grep -q '"step":30[,}]' && break
-    sleep 0.05
-done
+wait_for_step stopped.nmt.log.jsonl 30
 kill -TERM $pid
 status=0
 wait $pid || status=$?
@@ -105,11 +111,7 @@ if [ "$saved_at" != "$stopped_at" ] || [ "$stopped_at" -ge $steps ]; then
     echo "FAIL: SIGTERM: the checkpoint should be at the step it stopped at, before step $steps" >&2; exit 1
 fi
 train -o stopped.nmt --resume
-for type in progress validation end; do
-    if [ "$(final straight.nmt.log.jsonl $type)" != "$(final stopped.nmt.log.jsonl $type)" ]; then
-        echo "FAIL: after SIGTERM and --resume, the $type records at step $steps differ" >&2; exit 1
-    fi
-done
+expect_same_end stopped.nmt.log.jsonl "after SIGTERM and --resume"
 
 # Both final models translate.
 echo "a b c" | "$nmt" translate -m killed.nmt >/dev/null
