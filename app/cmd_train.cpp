@@ -321,6 +321,11 @@ void add_train_command(CLI::App& app) {
                           "Word dropout on the previous target words fed to the decoder")
         ->check(CLI::Range(0.0, 0.99))
         ->capture_default_str();
+    optimiser->add_option("--dropout-rnn", o.graph.dropout_rnn,
+                          "Variational dropout on every cell's previous state as its recurrent products see it "
+                          "(the same units at every step of a sentence)")
+        ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
 
     auto* schedule = cmd->add_option_group("Schedule");
     schedule->add_option("--disp-freq", o.disp_freq, "Steps between progress lines")

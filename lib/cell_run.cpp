@@ -18,6 +18,7 @@ CellRun::CellRun(CellType cell, const CellWeights& weights)
 void CellRun::reset(int64_t steps, int64_t rows) {
     T_ = steps;
     N_ = rows;
+    recurrent_dropout_ = false;
     // Every row of these is written before it is read, so no zeroing is needed.
     x_.resize({T_ * N_, I_});
     h_prev_.resize({T_ * N_, H_});
@@ -34,6 +35,24 @@ void CellRun::reset(int64_t steps, int64_t rows) {
         x_inverse_std_.resize({T_ * N_, G_});
         h_inverse_std_.resize({T_ * N_, G_});
     }
+}
+
+void CellRun::drop_recurrent(float p, Random& random) {
+    recurrent_dropout_ = p > 0.0f;
+    if (!recurrent_dropout_) return;
+    const float keep = 1.0f / (1.0f - p);
+    recurrent_mask_.resize({N_, H_});
+    for (int64_t i = 0; i < recurrent_mask_.size(); ++i) recurrent_mask_[i] = random.uniform() < p ? 0.0f : keep;
+    h_recurrent_.resize({T_ * N_, H_});
+    d_recurrent_.resize({N_, H_});
+}
+
+const float* CellRun::recurrent_state(int64_t t) {
+    const float* hp = h_prev_.row(t * N_);
+    if (!recurrent_dropout_) return hp;
+    float* masked = h_recurrent_.row(t * N_);
+    for (int64_t i = 0; i < N_ * H_; ++i) masked[i] = hp[i] * recurrent_mask_[i];
+    return masked;
 }
 
 void CellRun::record_step(int64_t t) {
@@ -59,7 +78,7 @@ void CellRun::forward_step(int64_t t, const float* h_prev, const float* c_prev) 
     cell_input(w_, input(t), N_, g, layer_norm() ? x_hat_.row(t * N_) : nullptr,
                layer_norm() ? x_inverse_std_.row(t * N_) : nullptr);
     cell_step(cell_, w_, N_, H_, g, hp, cell_ == CellType::LSTM ? c_prev_.row(t * N_) : nullptr, h_.row(t * N_),
-              cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_);
+              cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_, recurrent_state(t));
     record_step(t);
 }
 
@@ -78,7 +97,7 @@ void CellRun::forward_all() {
             else std::memcpy(cp, c_.row((t - 1) * N_), NH * sizeof(float));
         }
         cell_step(cell_, w_, N_, H_, gates_.row(t * N_), hp, cp, h_.row(t * N_),
-                  cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_);
+                  cell_ == CellType::LSTM ? c_.row(t * N_) : nullptr, scratch_, recurrent_state(t));
         record_step(t);
     }
 }
@@ -117,7 +136,11 @@ void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_pre
                 dp[k] = d[k] * u;
             }
         }
-        // d(r∘h) = d((r∘h)·U_o) · U_oᵀ
+        // d(r∘h̃) = d((r∘h̃)·U_o) · U_oᵀ, h̃ the state the recurrent products
+        // saw: h itself, or with recurrent dropout h∘mask, whose gradient
+        // collects in d_recurrent_ and reaches h through the mask.
+        const float* hr = recurrent_dropout_ ? h_recurrent_.row(t * N_) : hp;
+        float* d_rec = recurrent_dropout_ ? d_recurrent_.data() : dh_prev;
         const float* d_candidate = hidden_product_gradient(t, 2, 1);
         Tensor& drh = scratch_.hidden_gates;
         drh.resize({N_, H});
@@ -125,15 +148,18 @@ void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_pre
         for (int64_t n = 0; n < N_; ++n) {
             const float* g = gates + n * G;
             float* z = dg + n * G;
-            float* dp = dh_prev + n * H;
+            float* dp = d_rec + n * H;
             for (int64_t k = 0; k < H; ++k) {
                 const float r = g[H + k], d = drh[n * H + k];
-                z[H + k] = d * hp[n * H + k] * r * (1 - r);
-                dp[k] += d * r;
+                z[H + k] = d * hr[n * H + k] * r * (1 - r);
+                if (recurrent_dropout_) dp[k] = d * r;
+                else dp[k] += d * r;
             }
         }
         const float* d_update_reset = hidden_product_gradient(t, 0, 2);
-        gemm(false, true, N_, H, 2 * H, 1.0f, d_update_reset, G, w_.U.data(), G, 1.0f, dh_prev, H);
+        gemm(false, true, N_, H, 2 * H, 1.0f, d_update_reset, G, w_.U.data(), G, 1.0f, d_rec, H);
+        if (recurrent_dropout_)
+            for (int64_t i = 0; i < N_ * H; ++i) dh_prev[i] += recurrent_mask_[i] * d_rec[i];
     } else {
         // LSTM: c' = f∘c + i∘g, h' = o∘tanh(c')
         const float* c_new = c_.row(t * N_);
@@ -154,6 +180,8 @@ void CellRun::backward_step(int64_t t, const float* dh, float* dc, float* dh_pre
             }
         }
         gemm(false, true, N_, H, G, 1.0f, hidden_product_gradient(t, 0, G_), G, w_.U.data(), G, 0.0f, dh_prev, H);
+        if (recurrent_dropout_)
+            for (int64_t i = 0; i < N_ * H; ++i) dh_prev[i] *= recurrent_mask_[i];
     }
     if (layer_norm())
         for (int64_t n = 0; n < N_; ++n) {
@@ -176,12 +204,13 @@ void CellRun::input_gradient_all(float* dx) const {
 void CellRun::accumulate_parameter_gradients(const CellGradients& d) const {
     const int64_t M = T_ * N_, G = G_ * H_, H = H_;
     const float* d_hidden = layer_norm() ? d_hidden_.data() : dgates_.data();
+    const float* h_seen = recurrent_dropout_ ? h_recurrent_.data() : h_prev_.data();  // by the recurrent products
     gemm(true, false, I_, G, M, 1.0f, x_.data(), I_, input_product_gradient(0), G, 1.0f, d.W.data(), G);
     if (cell_ == CellType::GRU) {
-        gemm(true, false, H, 2 * H, M, 1.0f, h_prev_.data(), H, d_hidden, G, 1.0f, d.U.data(), G);
+        gemm(true, false, H, 2 * H, M, 1.0f, h_seen, H, d_hidden, G, 1.0f, d.U.data(), G);
         gemm(true, false, H, H, M, 1.0f, reset_hidden_.data(), H, d_hidden + 2 * H, G, 1.0f, d.U.data() + 2 * H, G);
     } else {
-        gemm(true, false, H, G, M, 1.0f, h_prev_.data(), H, d_hidden, G, 1.0f, d.U.data(), G);
+        gemm(true, false, H, G, M, 1.0f, h_seen, H, d_hidden, G, 1.0f, d.U.data(), G);
     }
     for (int64_t m = 0; m < M; ++m) {
         const float* z = dgates_.row(m);

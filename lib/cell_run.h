@@ -5,6 +5,7 @@
 // conventions and the layer-normalised form, see rnn_cell.h).
 #pragma once
 #include "model_config.h"
+#include "random.h"
 #include "rnn_cell.h"
 #include "tensor.h"
 
@@ -24,7 +25,14 @@ class CellRun {
 public:
     CellRun(CellType cell, const CellWeights& weights);
     // Sizes the tape for a new sequence; storage is kept from earlier runs.
+    // The run starts without recurrent dropout.
     void reset(int64_t steps, int64_t rows);
+    // Variational recurrent dropout (Gal & Ghahramani 2016; Nematus' and
+    // Marian's --dropout-rnn) for this run: each row's previous state, as the
+    // recurrent products see it, loses the same units at every step (kept
+    // ones scaled by 1/(1−p)). Call after reset, before the steps; draws
+    // nothing when p is 0.
+    void drop_recurrent(float p, Random& random);
 
     int64_t input_size() const { return I_; }
     int64_t hidden_size() const { return H_; }
@@ -49,6 +57,8 @@ public:
 private:
     bool layer_norm() const { return w_.ln_h != nullptr; }
     void record_step(int64_t t);  // copies what cell_step left in the scratch onto the tape
+    // What step t's recurrent products see: h_prev(t), or it times the mask.
+    const float* recurrent_state(int64_t t);
     // The gradient on the recurrent products of gates [first, first+count) of
     // step t, from the gradient on their pre-activations: with layer norm,
     // back through the normalisation into d_hidden_; without, the same values.
@@ -63,6 +73,10 @@ private:
     // Layer norm: normalised input and recurrent products, their 1/σ, and the
     // gradients on the products before normalisation.
     Tensor x_hat_, x_inverse_std_, h_hat_, h_inverse_std_, d_input_, d_hidden_;
+    // Recurrent dropout: the mask [N, H], the masked previous states [T·N, H]
+    // and the gradient on one step's masked state [N, H].
+    bool recurrent_dropout_ = false;
+    Tensor recurrent_mask_, h_recurrent_, d_recurrent_;
     CellScratch scratch_;
 };
 

@@ -48,8 +48,8 @@ void add_normalized(const float* product, int64_t M, int64_t H, int64_t G, int64
         }
 }
 
-void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_prev, float* h_out,
-              CellScratch& s) {
+void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_prev, const float* h_rec,
+              float* h_out, CellScratch& s) {
     const int64_t G = 3 * H;
     const Tensor& U = w.U;
     if (w.ln_h) {
@@ -58,7 +58,7 @@ void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const fl
     }
     // u and r see h directly; the candidate o sees r∘h, so its product waits for r.
     s.hidden_gates.resize({M, 2 * H});
-    gemm(false, false, M, 2 * H, H, 1.0f, h_prev, H, U.data(), G, 0.0f, s.hidden_gates.data(), 2 * H);
+    gemm(false, false, M, 2 * H, H, 1.0f, h_rec, H, U.data(), G, 0.0f, s.hidden_gates.data(), 2 * H);
     if (w.ln_h) {
         add_normalized(s.hidden_gates.data(), M, H, 3, 0, 2, *w.ln_h, gates, s);
     } else {
@@ -72,7 +72,7 @@ void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const fl
     s.reset_hidden.resize({M, H});
     for (int64_t m = 0; m < M; ++m) {
         const float* r = gates + m * G + H;
-        for (int64_t k = 0; k < H; ++k) s.reset_hidden[m * H + k] = r[k] * h_prev[m * H + k];
+        for (int64_t k = 0; k < H; ++k) s.reset_hidden[m * H + k] = r[k] * h_rec[m * H + k];
     }
     if (w.ln_h) {
         s.candidate.resize({M, H});
@@ -91,17 +91,17 @@ void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const fl
     }
 }
 
-void lstm_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_prev, const float* c_prev,
+void lstm_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_rec, const float* c_prev,
                float* h_out, float* c_out, CellScratch& s) {
     const int64_t G = 4 * H;
     if (w.ln_h) {
         s.hidden_normalized.resize({M, G});
         s.hidden_inverse_std.resize({M, 4});
         s.hidden_gates.resize({M, G});
-        gemm(false, false, M, G, H, 1.0f, h_prev, H, w.U.data(), G, 0.0f, s.hidden_gates.data(), G);
+        gemm(false, false, M, G, H, 1.0f, h_rec, H, w.U.data(), G, 0.0f, s.hidden_gates.data(), G);
         add_normalized(s.hidden_gates.data(), M, H, 4, 0, 4, *w.ln_h, gates, s);
     } else {
-        gemm(false, false, M, G, H, 1.0f, h_prev, H, w.U.data(), G, 1.0f, gates, G);
+        gemm(false, false, M, G, H, 1.0f, h_rec, H, w.U.data(), G, 1.0f, gates, G);
     }
     for (int64_t m = 0; m < M; ++m) {
         float* g = gates + m * G;
@@ -120,11 +120,12 @@ void lstm_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const f
 }  // namespace
 
 void cell_step(CellType cell, const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_prev,
-               const float* c_prev, float* h_out, float* c_out, CellScratch& scratch) {
+               const float* c_prev, float* h_out, float* c_out, CellScratch& scratch, const float* h_recurrent) {
+    const float* h_rec = h_recurrent ? h_recurrent : h_prev;
     if (cell == CellType::GRU)
-        gru_step(w, M, H, gates, h_prev, h_out, scratch);
+        gru_step(w, M, H, gates, h_prev, h_rec, h_out, scratch);
     else
-        lstm_step(w, M, H, gates, h_prev, c_prev, h_out, c_out, scratch);
+        lstm_step(w, M, H, gates, h_rec, c_prev, h_out, c_out, scratch);  // h enters an LSTM only through U
 }
 
 }  // namespace nmt

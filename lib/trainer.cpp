@@ -424,7 +424,7 @@ ValidMetric parse_valid_metric(const std::string& name) {
 std::string to_string(ValidMetric metric) { return metric == ValidMetric::Bleu ? "bleu" : "ce"; }
 
 nlohmann::json TrainerOptions::to_json() const {
-    return {{"train_source", train_source},
+    nlohmann::json j = {{"train_source", train_source},
             {"train_target", train_target},
             {"valid_source", valid_source},
             {"valid_target", valid_target},
@@ -459,6 +459,9 @@ nlohmann::json TrainerOptions::to_json() const {
             {"max_time", max_time},
             {"max_steps", max_steps},
             {"max_epochs", max_epochs}};
+    // Only when set, so that runs without it record the same provenance as before it existed.
+    if (graph.dropout_rnn > 0) j["dropout_rnn"] = tidy(graph.dropout_rnn);
+    return j;
 }
 
 TrainingLog::TrainingLog(const std::string& text_path, const std::string& jsonl_path, bool append,

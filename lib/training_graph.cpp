@@ -140,6 +140,8 @@ private:
         drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, *random_);
         forward_->reset(T_, N_);
         backward_->reset(T_, N_);
+        forward_->drop_recurrent(opt_.dropout_rnn, *random_);
+        backward_->drop_recurrent(opt_.dropout_rnn, *random_);
         std::memcpy(forward_->input(0), source_embedded_.data(), source_embedded_.size() * sizeof(float));
         std::memset(backward_->input(0), 0, source_embedded_.size() * sizeof(float));
         for (int64_t n = 0; n < N_; ++n)
@@ -159,6 +161,7 @@ private:
         for (int l = 1; l < c_.encoder_depth; ++l) {
             CellRun& u = *upper_[l - 1];
             u.reset(T_, N_);
+            u.drop_recurrent(opt_.dropout_rnn, *random_);
             std::memcpy(u.input(0), layer.data(), layer.size() * sizeof(float));
             u.forward_all();
             for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (l >= 2 ? layer[i] : 0.0f);
@@ -305,7 +308,11 @@ private:
         dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, *random_, target_mask_);
         drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, *random_);
         decoder_->reset(Ty_, N_);
-        if (conditional) decoder2_->reset(Ty_, N_);
+        decoder_->drop_recurrent(opt_.dropout_rnn, *random_);
+        if (conditional) {
+            decoder2_->reset(Ty_, N_);
+            decoder2_->drop_recurrent(opt_.dropout_rnn, *random_);
+        }
         CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
         const int64_t I = decoder_->input_size();
         queries_.zero({M, D});

@@ -31,6 +31,9 @@ struct TrainingOptions {
     // the decoder, is zeroed with this probability.
     float dropout_source_words = 0.0f;
     float dropout_target_words = 0.0f;
+    // Variational recurrent dropout in every encoder and decoder cell
+    // (Gal & Ghahramani 2016; Marian's --dropout-rnn): see CellRun::drop_recurrent.
+    float dropout_rnn = 0.0f;
 };
 
 struct BatchLoss {

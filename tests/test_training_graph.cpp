@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "cell_run.h"
 #include "decoder.h"
 #include "encoder.h"
 #include "random.h"
@@ -88,40 +89,115 @@ TEST_CASE("training graph: the training forward pass gives the inference decoder
 TEST_CASE("training graph: with every dropout on, gradients equal finite differences of the same masked loss") {
     // The same Random seed draws the same masks, so the masked loss is a
     // deterministic function of the weights and its gradient can be checked.
-    Model model = testing::random_model(
-        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 131);
-    for (auto& [name, t] : model.parameters)
-        for (auto& v : t.values) v *= 0.5f;
-    const TrainingBatch batch = tiny_batch(model);
-    TrainingOptions options;
-    options.dropout_embeddings = 0.2f;
-    options.dropout_hidden = 0.3f;
-    options.dropout_source_words = 0.3f;
-    options.dropout_target_words = 0.3f;
-    auto masked_loss = [&](Gradients& g) {
-        Random random(9);
-        return forward_backward(model, batch, options, random, g).loss;
-    };
-    Gradients gradients = zero_gradients(model), scratch = zero_gradients(model);
-    masked_loss(gradients);
-    Random pick(3);
-    for (const char* name : {"source.embeddings", "target.embeddings", "encoder.0.forward.W"}) {
-        CAPTURE(name);
-        Tensor& tensor = model.parameters.at(name);
-        for (int trial = 0; trial < 6; ++trial) {
-            const int64_t i = pick.below(tensor.size());
-            const float saved = tensor[i], h = 1e-2f;
-            tensor[i] = saved + h;
-            const double plus = masked_loss(scratch);
-            tensor[i] = saved - h;
-            const double minus = masked_loss(scratch);
-            tensor[i] = saved;
-            const double numeric = (plus - minus) / (2 * h), analytic = gradients.at(name)[i];
-            CAPTURE(i);
-            CAPTURE(numeric);
-            CAPTURE(analytic);
-            REQUIRE(std::fabs(numeric - analytic) <= 2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 3e-4);
+    // Recurrent dropout is checked on both cell types, plain and layer-normalised,
+    // in the encoder's layers and in both of the conditional decoder's cells.
+    ModelConfig gru = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    ModelConfig lstm_ln =
+        testing::small_config(CellType::LSTM, CellType::LSTM, DecoderStyle::Conditional, AttentionType::Additive);
+    lstm_ln.layer_norm = true;
+    ModelConfig gru_ln = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    gru_ln.layer_norm = true;
+    for (const ModelConfig& config : {gru, lstm_ln, gru_ln}) {
+        CAPTURE(testing::describe(config));
+        Model model = testing::random_model(config, 131);
+        for (auto& [name, t] : model.parameters)
+            for (auto& v : t.values) v *= 0.5f;
+        const TrainingBatch batch = tiny_batch(model);
+        TrainingOptions options;
+        options.dropout_embeddings = 0.2f;
+        options.dropout_hidden = 0.3f;
+        options.dropout_source_words = 0.3f;
+        options.dropout_target_words = 0.3f;
+        options.dropout_rnn = 0.3f;
+        auto masked_loss = [&](Gradients& g) {
+            Random random(9);
+            return forward_backward(model, batch, options, random, g).loss;
+        };
+        Gradients gradients = zero_gradients(model), scratch = zero_gradients(model);
+        masked_loss(gradients);
+        Random pick(3);
+        std::vector<std::string> names = {"source.embeddings", "target.embeddings", "encoder.0.forward.W",
+                                          "encoder.0.forward.U", "encoder.0.backward.U", "encoder.1.U",
+                                          "decoder.rnn.U"};
+        if (config.decoder_style == DecoderStyle::Conditional) names.push_back("decoder.rnn2.U");
+        for (const std::string& name : names) {
+            CAPTURE(name);
+            Tensor& tensor = model.parameters.at(name);
+            for (int trial = 0; trial < 6; ++trial) {
+                const int64_t i = pick.below(tensor.size());
+                const float saved = tensor[i], h = 1e-2f;
+                tensor[i] = saved + h;
+                const double plus = masked_loss(scratch);
+                tensor[i] = saved - h;
+                const double minus = masked_loss(scratch);
+                tensor[i] = saved;
+                const double numeric = (plus - minus) / (2 * h), analytic = gradients.at(name)[i];
+                CAPTURE(i);
+                CAPTURE(numeric);
+                CAPTURE(analytic);
+                REQUIRE(std::fabs(numeric - analytic) <=
+                        2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 3e-4);
+            }
         }
+    }
+}
+
+TEST_CASE("cell run: recurrent dropout drops the same units of the state at every step") {
+    // One row: a unit dropped from the state the recurrent products see must
+    // leave its row of U without gradient over the whole sequence, which holds
+    // only if it is dropped at every step, and a kept one must not; the last
+    // state must differ from the plain run's.
+    for (CellType type : {CellType::GRU, CellType::LSTM}) {
+        const char* cell = type == CellType::GRU ? "gru" : "lstm";
+        CAPTURE(cell);
+        const int64_t I = 5, H = 16, G = (type == CellType::GRU ? 3 : 4) * H, T = 6;
+        Random init(21);
+        Tensor W({I, G}), U({H, G}), b({G});
+        for (Tensor* t : {&W, &U, &b})
+            for (auto& v : t->values) v = init.uniform() - 0.5f;
+        const CellWeights weights{W, U, b};
+        auto run_with = [&](float p, Tensor& dU, std::vector<float>& last_state) {
+            CellRun run(type, weights);
+            run.reset(T, 1);
+            Random masks(4);
+            run.drop_recurrent(p, masks);
+            Random inputs(8);
+            for (int64_t t = 0; t < T; ++t)
+                for (int64_t k = 0; k < I; ++k) run.input(t)[k] = inputs.uniform() - 0.5f;
+            run.forward_all();
+            last_state.assign(run.h(T - 1), run.h(T - 1) + H);
+            std::vector<float> dh(H, 1.0f), dc(H, 0.0f), dh_prev(H);
+            for (int64_t t = T - 1; t >= 0; --t) {
+                run.backward_step(t, dh.data(), dc.data(), dh_prev.data());
+                dh = dh_prev;
+            }
+            Tensor dW({I, G}), db({G});
+            dU = Tensor({H, G});
+            run.accumulate_parameter_gradients({dW, dU, db});
+        };
+        Tensor dU_dropped, dU_plain;
+        std::vector<float> h_dropped, h_plain;
+        run_with(0.5f, dU_dropped, h_dropped);
+        run_with(0.0f, dU_plain, h_plain);
+        CHECK(h_dropped != h_plain);
+        // A dropped unit's row of U has no gradient at all; a kept unit's row
+        // has one in every column of the first gate (u or i). (Other columns
+        // may be zero: a dropped unit's GRU reset gate multiplies only zeros.)
+        int dropped = 0, kept = 0, plain_zeros = 0;
+        for (int64_t k = 0; k < H; ++k) {
+            int zeros = 0, first_gate_zeros = 0;
+            for (int64_t j = 0; j < G; ++j) {
+                zeros += dU_dropped.row(k)[j] == 0.0f;
+                if (j < H) first_gate_zeros += dU_dropped.row(k)[j] == 0.0f;
+                plain_zeros += dU_plain.row(k)[j] == 0.0f;
+            }
+            CAPTURE(k);
+            CHECK((zeros == G || first_gate_zeros == 0));
+            (zeros == G ? dropped : kept) += 1;
+        }
+        CHECK(plain_zeros == 0);
+        CHECK(dropped > 0);
+        CHECK(kept > 0);
     }
 }
 

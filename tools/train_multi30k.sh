@@ -25,6 +25,8 @@
 #   e.g. --dropout-src 0.1). Writes OUT_DIR/en-TARGET.nmt
 #   (the best model by validation BLEU), .checkpoint, .log and .log.jsonl.
 #   Interrupted? Run it again: it resumes from the checkpoint.
+#   THREADS (default 2, what the shipped models used): two experiments side
+#   by side run THREADS=1 each; a run reproduces only at its thread count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tools/train_multi30k.sh fr|de [DATA_DIR] [OUT_DIR] [NMT_BINARY]}
@@ -44,7 +46,7 @@ exec "$nmt" train \
     --vocab "vocab/multi30k.en-$target.model" --source-lang en --target-lang "$target" \
     --train-source "$data/train.en" --train-target "$data/train.$target" \
     --valid-source "$data/val.en" --valid-target "$data/val.$target" \
-    --dec-style conditional --tied-embeddings --seed 1 --threads 2 \
+    --dec-style conditional --tied-embeddings --seed 1 --threads "${THREADS:-2}" \
     --batch-tokens 2000 --lr 0.002 --warmup 500 \
     --dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 \
     --exponential-smoothing 5e-4 \
