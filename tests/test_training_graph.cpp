@@ -23,15 +23,37 @@ TrainingBatch tiny_batch(const Model& model) {
     return b;
 }
 
+// Smaller weights keep the loss surface smooth at the finite-difference step.
+Model half_weight_model(const ModelConfig& config, uint64_t seed) {
+    Model model = testing::random_model(config, seed);
+    for (auto& [name, t] : model.parameters)
+        for (auto& v : t.values) v *= 0.5f;
+    return model;
+}
+
+// The central difference of loss() at tensor[i] (step 1e-2) must match the
+// analytic gradient; tensor[i] is restored.
+template <class Loss>
+void require_central_difference(Tensor& tensor, int64_t i, double analytic, Loss loss) {
+    const float saved = tensor[i], h = 1e-2f;
+    tensor[i] = saved + h;
+    const double plus = loss();
+    tensor[i] = saved - h;
+    const double minus = loss();
+    tensor[i] = saved;
+    const double numeric = (plus - minus) / (2 * h);
+    CAPTURE(i);
+    CAPTURE(numeric);
+    CAPTURE(analytic);
+    REQUIRE(std::fabs(numeric - analytic) <= 2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 3e-4);
+}
+
 }  // namespace
 
 TEST_CASE("training graph: gradients equal central finite differences, for every architecture") {
     for (const auto& config : testing::all_architectures()) {
         CAPTURE(testing::describe(config));
-        Model model = testing::random_model(config, 101);
-        // Smaller weights keep the loss surface smooth at the finite-difference step.
-        for (auto& [name, t] : model.parameters)
-            for (auto& v : t.values) v *= 0.5f;
+        Model model = half_weight_model(config, 101);
         const TrainingBatch batch = tiny_batch(model);
         TrainingOptions options;
         options.label_smoothing = 0.1f;
@@ -45,18 +67,8 @@ TEST_CASE("training graph: gradients equal central finite differences, for every
             CAPTURE(name);
             for (int trial = 0; trial < 4; ++trial) {
                 const int64_t i = pick.below(tensor.size());
-                const float saved = tensor[i], h = 1e-2f;
-                tensor[i] = saved + h;
-                const double plus = evaluate_loss(model, batch, 0.1f).loss;
-                tensor[i] = saved - h;
-                const double minus = evaluate_loss(model, batch, 0.1f).loss;
-                tensor[i] = saved;
-                const double numeric = (plus - minus) / (2 * h);
-                const double analytic = gradients.at(name)[i];
-                CAPTURE(i);
-                CAPTURE(numeric);
-                CAPTURE(analytic);
-                REQUIRE(std::fabs(numeric - analytic) <= 2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 3e-4);
+                require_central_difference(tensor, i, gradients.at(name)[i],
+                                           [&] { return evaluate_loss(model, batch, 0.1f).loss; });
             }
         }
     }
@@ -99,9 +111,7 @@ TEST_CASE("training graph: with every dropout on, gradients equal finite differe
     gru_ln.layer_norm = true;
     for (const ModelConfig& config : {gru, lstm_ln, gru_ln}) {
         CAPTURE(testing::describe(config));
-        Model model = testing::random_model(config, 131);
-        for (auto& [name, t] : model.parameters)
-            for (auto& v : t.values) v *= 0.5f;
+        Model model = half_weight_model(config, 131);
         const TrainingBatch batch = tiny_batch(model);
         TrainingOptions options;
         options.dropout_embeddings = 0.2f;
@@ -125,18 +135,7 @@ TEST_CASE("training graph: with every dropout on, gradients equal finite differe
             Tensor& tensor = model.parameters.at(name);
             for (int trial = 0; trial < 6; ++trial) {
                 const int64_t i = pick.below(tensor.size());
-                const float saved = tensor[i], h = 1e-2f;
-                tensor[i] = saved + h;
-                const double plus = masked_loss(scratch);
-                tensor[i] = saved - h;
-                const double minus = masked_loss(scratch);
-                tensor[i] = saved;
-                const double numeric = (plus - minus) / (2 * h), analytic = gradients.at(name)[i];
-                CAPTURE(i);
-                CAPTURE(numeric);
-                CAPTURE(analytic);
-                REQUIRE(std::fabs(numeric - analytic) <=
-                        2e-2 * std::max(std::fabs(numeric), std::fabs(analytic)) + 3e-4);
+                require_central_difference(tensor, i, gradients.at(name)[i], [&] { return masked_loss(scratch); });
             }
         }
     }
