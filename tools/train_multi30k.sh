@@ -29,6 +29,9 @@
 #   Interrupted? Run it again: it resumes from the checkpoint.
 #   THREADS (default 2, what the shipped models used): two experiments side
 #   by side run THREADS=1 each; a run reproduces only at its thread count.
+#   MAX_STEPS (default 7500): a finished run continued with a larger value
+#   trains on exactly as a longer run would (the learning-rate schedule does
+#   not depend on it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: tools/train_multi30k.sh fr|de [DATA_DIR] [OUT_DIR] [NMT_BINARY]}
@@ -53,5 +56,5 @@ exec "$nmt" train \
     --dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 \
     --exponential-smoothing 5e-4 \
     --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
-    --max-steps 7500 --max-time "${MAX_TIME:-3h}" --resume \
+    --max-steps "${MAX_STEPS:-7500}" --max-time "${MAX_TIME:-3h}" --resume \
     -o "$out/en-$target.nmt" "${pair_flags[@]}" "$@"
