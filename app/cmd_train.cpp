@@ -56,6 +56,7 @@ struct TrainCommand {
     VocabularyOptions vocab;
     TrainerOptions trainer;
     std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, log, config;
+    std::vector<float> sentencepiece_alphas;
     int threads = 0;
     bool resume = false, overwrite = false, quiet = false;
 };
@@ -192,6 +193,10 @@ void run(TrainCommand& c, CLI::App& command) {
     for (const auto& [value, name] : {std::pair{&o.train_source, "--train-source"}, {&o.train_target, "--train-target"},
                                       {&o.output, "-o/--output"}})
         if (value->empty()) throw Error(std::string(name) + " is required (on the command line or in --config)");
+    if (!c.sentencepiece_alphas.empty()) {
+        o.subword_sampling.source_alpha = c.sentencepiece_alphas.front();
+        o.subword_sampling.target_alpha = c.sentencepiece_alphas.back();
+    }
     o.lr.decay = parse_lr_decay(c.lr_decay);
     o.metric = parse_valid_metric(c.valid_metric);
     o.storage = parse_storage(c.storage);
@@ -254,6 +259,16 @@ void add_train_command(CLI::App& app) {
     data->add_option("--train-target", o.train_target, "Training target text, aligned with --train-source (required)");
     data->add_option("--valid-source", o.valid_source, "Validation source text");
     data->add_option("--valid-target", o.valid_target, "Validation target text (the BLEU reference)");
+    data->add_option("--sentencepiece-alphas", c->sentencepiece_alphas,
+                     "Subword regularisation (Kudo 2018): every epoch draws each sentence's segmentation from its "
+                     "--sentencepiece-nbest best with probability ∝ P^alpha; one alpha for both sides, or source "
+                     "then target (0: that side keeps its best segmentation; 0.1 is Kudo's setting)")
+        ->expected(1, 2)
+        ->check(CLI::Range(0.0, 100.0));
+    data->add_option("--sentencepiece-nbest", o.subword_sampling.nbest,
+                     "Segmentations per sentence that --sentencepiece-alphas draws from")
+        ->check(CLI::Range(2, 1000))
+        ->capture_default_str();
     data->add_option("--max-length", o.max_length, "Skip training pairs with more pieces on either side (0: keep all)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

@@ -95,14 +95,22 @@ TrainingBatch make_batch(const std::vector<SentencePair>& pairs, const std::vect
     return batch;
 }
 
-BatchGenerator::BatchGenerator(const std::vector<SentencePair>& pairs, const BatchingOptions& options)
-    : pairs_(pairs), options_(options) {
+BatchGenerator::BatchGenerator(const std::vector<SentencePair>& pairs, const BatchingOptions& options,
+                               Resegment resegment)
+    : corpus_pairs_(pairs), pairs_(&pairs), options_(options), resegment_(std::move(resegment)) {
     if (pairs.empty()) throw Error("the training corpus has no usable sentence pairs");
 }
 
 void BatchGenerator::ensure_plan() {
     if (planned_epoch_ == position_.epoch) return;
-    plan_ = plan_epoch(pairs_, options_, position_.epoch);
+    if (resegment_) {
+        epoch_pairs_ = resegment_(position_.epoch);
+        if (epoch_pairs_.size() != corpus_pairs_.size())
+            throw Error("resegmented epoch has " + std::to_string(epoch_pairs_.size()) + " pairs, the corpus " +
+                        std::to_string(corpus_pairs_.size()));
+        pairs_ = &epoch_pairs_;
+    }
+    plan_ = plan_epoch(*pairs_, options_, position_.epoch);
     planned_epoch_ = position_.epoch;
 }
 
@@ -113,7 +121,7 @@ int64_t BatchGenerator::batches_in_epoch() {
 
 TrainingBatch BatchGenerator::next() {
     ensure_plan();
-    TrainingBatch batch = make_batch(pairs_, plan_[position_.batch]);
+    TrainingBatch batch = make_batch(*pairs_, plan_[position_.batch]);
     if (++position_.batch == static_cast<int64_t>(plan_.size())) {
         ++position_.epoch;
         position_.batch = 0;

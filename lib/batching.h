@@ -9,6 +9,7 @@
 // checkpoint needs to continue with exactly the same data.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "corpus.h"
@@ -42,8 +43,13 @@ TrainingBatch make_batch(const std::vector<SentencePair>& pairs, const std::vect
 
 class BatchGenerator {
 public:
-    // `pairs` must outlive the generator.
-    BatchGenerator(const std::vector<SentencePair>& pairs, const BatchingOptions& options);
+    // The pairs of one epoch, segmented anew (subword_sampling.h); it must be
+    // a pure function of the epoch for a resumed run to see the same data.
+    using Resegment = std::function<std::vector<SentencePair>(int64_t epoch)>;
+
+    // `pairs` must outlive the generator. With `resegment`, each epoch trains
+    // on what it returns instead (the same pairs, in the same order).
+    BatchGenerator(const std::vector<SentencePair>& pairs, const BatchingOptions& options, Resegment resegment = {});
 
     // The batch at the current position; then moves on, to the next epoch
     // after the last batch of this one (so position().epoch counts epochs done).
@@ -58,8 +64,11 @@ public:
 private:
     void ensure_plan();
 
-    const std::vector<SentencePair>& pairs_;
+    const std::vector<SentencePair>& corpus_pairs_;
+    const std::vector<SentencePair>* pairs_;  // the current epoch's: corpus_pairs_ or epoch_pairs_
+    std::vector<SentencePair> epoch_pairs_;
     BatchingOptions options_;
+    Resegment resegment_;
     BatchPosition position_;
     int64_t planned_epoch_ = -1;
     std::vector<std::vector<int64_t>> plan_;

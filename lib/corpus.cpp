@@ -39,6 +39,25 @@ TextFile read_lines(const std::string& path) {
 
 bool blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
 
+// The `n` best segmentations of `text` that have at most `max_length` pieces
+// (0: any length). The best one, which read_corpus has already checked
+// against max_length, is always among them.
+SegmentationChoices segmentation_choices(const Vocabulary& vocab, const std::string& text, int n, int max_length) {
+    SegmentationChoices choices;
+    for (const auto& segmentation : vocab.nbest_encode(text, n)) {
+        if (max_length > 0 && static_cast<int64_t>(segmentation.ids.size()) > max_length) continue;
+        choices.ids.insert(choices.ids.end(), segmentation.ids.begin(), segmentation.ids.end());
+        choices.ends.push_back(static_cast<int>(choices.ids.size()));
+        choices.log_probabilities.push_back(segmentation.log_probability);
+    }
+    if (choices.size() == 0) {  // SentencePiece listed none: keep the one encode() gives
+        choices.ids = vocab.encode(text);
+        choices.ends.push_back(static_cast<int>(choices.ids.size()));
+        choices.log_probabilities.push_back(0);
+    }
+    return choices;
+}
+
 }  // namespace
 
 int64_t Corpus::source_tokens() const {
@@ -81,6 +100,8 @@ Corpus read_corpus(const std::string& source_path, const std::string& target_pat
     const int64_t n = corpus.lines;
     std::vector<SentencePair> encoded(n);
     std::vector<std::vector<std::string>> warnings(n);
+    const bool sampling = options.segmentations > 1;
+    std::vector<SegmentationChoices> source_choices(sampling ? n : 0), target_choices(sampling ? n : 0);
     // SentencePiece encoding is the slow part and is const; each line goes to
     // its own slot, so the result does not depend on the thread count.
 #pragma omp parallel for schedule(dynamic, 256)
@@ -93,6 +114,12 @@ Corpus read_corpus(const std::string& source_path, const std::string& target_pat
         if (blank(source.lines[i]) || blank(target.lines[i])) continue;
         encoded[i].source = source_vocab.encode(source.lines[i]);
         encoded[i].target = target_vocab.encode(target.lines[i]);
+        if (sampling) {
+            source_choices[i] =
+                segmentation_choices(source_vocab, source.lines[i], options.segmentations, options.max_length);
+            target_choices[i] =
+                segmentation_choices(target_vocab, target.lines[i], options.segmentations, options.max_length);
+        }
     }
 
     for (int64_t i = 0; i < n; ++i) {
@@ -114,6 +141,10 @@ Corpus read_corpus(const std::string& source_path, const std::string& target_pat
         pair.target.push_back(target_vocab.eos_id());
         pair.line = i + 1;
         corpus.pairs.push_back(std::move(pair));
+        if (sampling) {
+            corpus.source_choices.push_back(std::move(source_choices[i]));
+            corpus.target_choices.push_back(std::move(target_choices[i]));
+        }
         if (options.keep_text) {
             corpus.source_text.push_back(std::move(source.lines[i]));
             corpus.target_text.push_back(std::move(target.lines[i]));

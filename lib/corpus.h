@@ -13,11 +13,28 @@ struct SentencePair {
     std::vector<int> source;  // piece ids ending with EOS
     std::vector<int> target;  // piece ids ending with EOS (no BOS)
     int64_t line = 0;         // 1-based line number in the files
+    bool operator==(const SentencePair& o) const { return source == o.source && target == o.target && line == o.line; }
+};
+
+// Other ways to cut one side of a pair into pieces, for subword sampling
+// (subword_sampling.h): segmentation k is ids[ends[k-1], ends[k]) (from 0
+// for k = 0), without EOS, with its log-probability under the unigram model.
+struct SegmentationChoices {
+    std::vector<int> ids;
+    std::vector<int> ends;
+    std::vector<float> log_probabilities;
+    size_t size() const { return ends.size(); }
+    std::vector<int> choice(size_t k) const {
+        return {ids.begin() + (k == 0 ? 0 : ends[k - 1]), ids.begin() + ends[k]};
+    }
 };
 
 struct CorpusOptions {
     int max_length = 100;    // pairs with more pieces (EOS not counted) on either side are skipped; 0: no limit
     bool keep_text = false;  // keep the cleaned lines of kept pairs (validation needs them for BLEU)
+    // Above 1: also keep each side's this many best segmentations (those
+    // longer than max_length left out) in Corpus::source_choices/target_choices.
+    int segmentations = 0;
 };
 
 struct Corpus {
@@ -25,6 +42,7 @@ struct Corpus {
     std::string source_sha256, target_sha256;  // of the files' bytes, for provenance
     std::vector<SentencePair> pairs;
     std::vector<std::string> source_text, target_text;  // parallel to pairs when keep_text
+    std::vector<SegmentationChoices> source_choices, target_choices;  // parallel to pairs when segmentations > 1
     int64_t lines = 0;            // line pairs read
     int64_t skipped_empty = 0;    // either side empty (or only spaces)
     int64_t skipped_too_long = 0; // either side longer than max_length pieces

@@ -58,6 +58,7 @@ public:
 
 private:
     void load_data();
+    nlohmann::json subword_sampling_json() const;
     void check_resume(const nlohmann::json& now);
     void step(BatchGenerator& batches, Gradients& gradients, Random& random);
     void display(double lr);
@@ -95,6 +96,7 @@ private:
 void TrainingRun::load_data() {
     CorpusOptions train_options;
     train_options.max_length = options_.max_length;
+    if (options_.subword_sampling.enabled()) train_options.segmentations = options_.subword_sampling.nbest;
     train_.emplace(read_corpus(options_.train_source, options_.train_target, model_.source_vocab,
                                model_.target_vocab, train_options));
     log_.line("training data: " + train_->summary());
@@ -126,6 +128,8 @@ void TrainingRun::load_data() {
         {"seed", options_.seed},                 {"batch_tokens", options_.batch_tokens},
         {"maxi_batch", options_.maxi_batch},     {"max_length", options_.max_length},
         {"valid_metric", to_string(options_.metric)}};
+    // Only when set, so that runs without it record the same provenance as before it existed.
+    if (options_.subword_sampling.enabled()) data["subword_sampling"] = subword_sampling_json();
     if (valid_) {
         data["valid_source"] = options_.valid_source;
         data["valid_source_sha256"] = valid_->source_sha256;
@@ -142,11 +146,16 @@ void TrainingRun::load_data() {
 void TrainingRun::check_resume(const nlohmann::json& now) {
     if (state_.step == 0) return;
     const nlohmann::json& old = state_.run;
-    for (const char* key :
-         {"train_source_sha256", "train_target_sha256", "seed", "batch_tokens", "maxi_batch", "max_length"})
-        if (old.contains(key) && old.at(key) != now.at(key))
-            log_.line(std::string("warning: ") + key + " differs from the checkpoint's run (" + old.at(key).dump() +
-                      " then, " + now.at(key).dump() + " now): the data order will not be the one the run had");
+    // A key absent on one side (subword_sampling is written only when set) reads as null.
+    auto field = [](const nlohmann::json& run, const char* key) {
+        return run.is_object() && run.contains(key) ? run.at(key) : nlohmann::json();
+    };
+    for (const char* key : {"train_source_sha256", "train_target_sha256", "seed", "batch_tokens", "maxi_batch",
+                            "max_length", "subword_sampling"})
+        if (field(old, key) != field(now, key))
+            log_.line(std::string("warning: ") + key + " differs from the checkpoint's run (" +
+                      field(old, key).dump() + " then, " + field(now, key).dump() +
+                      " now): the data order will not be the one the run had");
     if (old.contains("valid_metric") && old.at("valid_metric") != now.at("valid_metric")) {
         log_.line("note: the validation metric changed from " + old.at("valid_metric").get<std::string>() + " to " +
                   now.at("valid_metric").get<std::string>() + ": the best score and patience start over");
@@ -155,6 +164,11 @@ void TrainingRun::check_resume(const nlohmann::json& now) {
         state_.best_step = 0;
         state_.stalled_validations = 0;
     }
+}
+
+nlohmann::json TrainingRun::subword_sampling_json() const {
+    const SubwordSampling& s = options_.subword_sampling;
+    return {{"source_alpha", tidy(s.source_alpha)}, {"target_alpha", tidy(s.target_alpha)}, {"nbest", s.nbest}};
 }
 
 double TrainingRun::remaining() const {
@@ -343,7 +357,12 @@ TrainingOutcome TrainingRun::run() {
     earlier_sessions_ = state_.elapsed_seconds;
     load_data();
     BatchingOptions batching{options_.batch_tokens, options_.maxi_batch, options_.seed};
-    BatchGenerator batches(train_->pairs, batching);
+    BatchGenerator::Resegment resegment;
+    if (options_.subword_sampling.enabled())
+        resegment = [this](int64_t epoch) {
+            return sample_segmentations(*train_, options_.subword_sampling, options_.seed, epoch);
+        };
+    BatchGenerator batches(train_->pairs, batching, resegment);
     window_start_ = elapsed() - state_.window_seconds;  // a resumed window's tokens/s spans both sessions
     batches.restore(state_.position);
     state_.position = batches.position();
@@ -461,6 +480,10 @@ nlohmann::json TrainerOptions::to_json() const {
             {"max_epochs", max_epochs}};
     // Only when set, so that runs without it record the same provenance as before it existed.
     if (graph.dropout_rnn > 0) j["dropout_rnn"] = tidy(graph.dropout_rnn);
+    if (subword_sampling.enabled()) {
+        j["sentencepiece_alphas"] = {tidy(subword_sampling.source_alpha), tidy(subword_sampling.target_alpha)};
+        j["sentencepiece_nbest"] = subword_sampling.nbest;
+    }
     return j;
 }
 

@@ -23,6 +23,7 @@
 #include "model.h"
 #include "parameter_average.h"
 #include "safetensors.h"
+#include "subword_sampling.h"
 #include "training_graph.h"
 
 namespace nmt {
@@ -43,6 +44,7 @@ struct TrainerOptions {
     uint64_t seed = 1;
     int64_t batch_tokens = 2000;
     int64_t maxi_batch = 100;
+    SubwordSampling subword_sampling;  // off unless an alpha is set
     TrainingOptions graph;
     AdamOptions adam;
     LrSchedule lr{2e-3, 1000, LrDecay::InverseSqrt};

@@ -39,6 +39,23 @@ std::vector<int> Vocabulary::encode(const std::string& text) const {
     return ids;
 }
 
+std::vector<Vocabulary::Segmentation> Vocabulary::nbest_encode(const std::string& text, int n) const {
+    sentencepiece::ImmutableNBestSentencePieceText nbest;
+    const auto status = processor_->NBestEncode(text, n, nbest.mutable_proto());
+    if (!status.ok())
+        throw Error("SentencePiece cannot list the " + std::to_string(n) + " best segmentations (" +
+                    status.ToString() + "); subword sampling needs a unigram model");
+    std::vector<Segmentation> segmentations;
+    segmentations.reserve(nbest.nbests_size());
+    for (const auto& candidate : nbest.nbests()) {
+        Segmentation segmentation;
+        segmentation.log_probability = candidate.score();
+        for (const auto& piece : candidate.pieces()) segmentation.ids.push_back(static_cast<int>(piece.id()));
+        segmentations.push_back(std::move(segmentation));
+    }
+    return segmentations;
+}
+
 std::string Vocabulary::decode(const std::vector<int>& ids) const {
     std::string text;
     processor_->Decode(ids, &text);

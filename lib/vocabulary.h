@@ -24,6 +24,14 @@ public:
     int bos_id() const { return bos_; }
     int eos_id() const { return eos_; }
     std::vector<int> encode(const std::string& text) const;
+    // The `n` most probable segmentations of `text`, best first, each with its
+    // log-probability under the unigram model (the sum of its pieces' scores).
+    // Subword regularisation samples from them (subword_sampling.h).
+    struct Segmentation {
+        std::vector<int> ids;
+        float log_probability = 0;
+    };
+    std::vector<Segmentation> nbest_encode(const std::string& text, int n) const;
     std::string decode(const std::vector<int>& ids) const;
     std::string piece(int id) const;
     const std::string& serialized() const { return serialized_; }

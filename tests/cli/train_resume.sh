@@ -75,10 +75,11 @@ final() {
     grep "\"type\":\"$2\"" "$1" | grep "\"step\":$steps[,}]" | tail -n 1 |
         sed -E 's/"(elapsed_seconds|remaining_seconds|tokens_per_second|seconds)":[^,}]*,?//g'
 }
-# The resumed run LOG must end with the uninterrupted run's records.
+# The resumed run LOG must end with the uninterrupted run's records (those
+# of straight.nmt, or of REFERENCE_LOG).
 expect_same_end() {
     for type in progress validation end; do
-        a=$(final straight.nmt.log.jsonl $type)
+        a=$(final "${3:-straight.nmt.log.jsonl}" $type)
         b=$(final "$1" $type)
         if [ -z "$a" ] || [ "$a" != "$b" ]; then
             echo "FAIL: $2: the $type records at step $steps differ" >&2
@@ -112,6 +113,28 @@ if [ "$saved_at" != "$stopped_at" ] || [ "$stopped_at" -ge $steps ]; then
 fi
 train -o stopped.nmt --resume
 expect_same_end stopped.nmt.log.jsonl "after SIGTERM and --resume"
+
+# Subword sampling (--sentencepiece-alphas) draws each epoch's segmentations
+# from (seed, epoch) alone: a killed and resumed run again ends as the
+# uninterrupted one. The draws do change the training, and the model records them.
+sampling=(--sentencepiece-alphas 0.5 --sentencepiece-nbest 8)
+train -o sampled.nmt "${sampling[@]}"
+if [ "$(final sampled.nmt.log.jsonl progress)" = "$(final straight.nmt.log.jsonl progress)" ]; then
+    echo "FAIL: --sentencepiece-alphas did not change the training" >&2; exit 1
+fi
+"$nmt" info sampled.nmt --json >sampled.info
+grep -q '"sentencepiece_alphas"' sampled.info
+"$nmt" train "${args[@]}" "${sampling[@]}" -o sampled-killed.nmt &
+pid=$!
+wait_for_step sampled-killed.nmt.log.jsonl 60
+if ! kill -9 $pid 2>/dev/null; then
+    echo "FAIL: the sampled run finished before it could be killed" >&2; exit 1
+fi
+wait $pid 2>/dev/null || true
+pid=
+train -o sampled-killed.nmt "${sampling[@]}" --resume
+expect_same_end sampled-killed.nmt.log.jsonl "subword sampling, after kill -9 and --resume" sampled.nmt.log.jsonl
+echo "subword sampling: the run killed at step $(grep '"type":"resume"' sampled-killed.nmt.log.jsonl | grep -o '"step":[0-9]*' | cut -d: -f2) and resumed matches"
 
 # Both final models translate.
 echo "a b c" | "$nmt" translate -m killed.nmt >/dev/null
