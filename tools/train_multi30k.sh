@@ -16,7 +16,7 @@
 # recipe either. en->de adds subword regularisation (--sentencepiece-alphas
 # 0.1: each epoch draws every sentence's segmentation from its 64 best by
 # P^0.1), which keeps it from overfitting, so it trains for 10,000 updates
-# instead of 7,500 (best val BLEU at length penalty 0.6: 41.x against 40.2;
+# instead of 7,500 (best val BLEU at length penalty 0.6: 41.2 against 40.2;
 # models/EXPERIMENTS.md). A fixed number of
 # updates and two threads, so that a run is reproducible bit for bit (the
 # numerics depend on the thread count; two threads are 1.44x the speed of
