@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "error.h"
 #include "onednn_context.h"
+#include "run_lock.h"
 #include "trainer.h"
 
 namespace nmt::app {
@@ -203,6 +204,7 @@ void run(TrainCommand& c, CLI::App& command) {
     if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
     o.stop_requested = &g_stop_requested;
     const std::string checkpoint_path = o.checkpoint_path();
+    const RunLock lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
     const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
     if (have_checkpoint && !c.resume && !c.overwrite)
         throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
@@ -242,6 +244,7 @@ void add_train_command(CLI::App& app) {
         "  MODEL.checkpoint  parameters, optimiser moments, data position and random state: --resume continues\n"
         "                    exactly, with the same data order and dropout masks (for the same --threads)\n"
         "  MODEL.log         the progress and validation lines; MODEL.log.jsonl the same as JSON Lines\n"
+        "  MODEL.checkpoint.lock  held while a run trains, so that a second run on the same files is refused\n"
         "Ctrl-C (or SIGTERM) writes the checkpoint after the current step and stops.\n\n"
         "Example:\n"
         "  nmt vocab -i train.en train.de --size 8000 -o spm\n"

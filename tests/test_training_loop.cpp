@@ -16,6 +16,7 @@
 #include "checkpoint.h"
 #include "corpus.h"
 #include "error.h"
+#include "run_lock.h"
 #include "sha256.h"
 #include "test_support.h"
 #include "trainer.h"
@@ -323,6 +324,19 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     const auto model_path = temp_path("plain.nmt").string();
     save_model(model_path, model);
     CHECK(error_of([&] { load_checkpoint(model_path); }).find("not an nmt training checkpoint") != std::string::npos);
+}
+
+TEST_CASE("training loop: a run lock is exclusive while held and free once released") {
+    const std::string path = temp_path("run.lock").string();
+    {
+        const RunLock first(path, "the checkpoint x");
+        const std::string message = error_of([&] { RunLock second(path, "the checkpoint x"); });
+        CHECK(message.find("the checkpoint x is in use by another running process") != std::string::npos);
+        CHECK(message.find(path) != std::string::npos);
+    }
+    CHECK(error_of([&] { RunLock again(path, "the checkpoint x"); }).empty());
+    CHECK(error_of([&] { RunLock nowhere("/nonexistent/dir/x.lock", "x"); }).find("/nonexistent/dir/x.lock") !=
+          std::string::npos);
 }
 
 TEST_CASE("training loop: durations for --max-time") {

@@ -43,6 +43,10 @@ pid=$!
 # Wait until it is past its second checkpoint (step 50), then kill it without
 # warning: the resumed run must redo the steps after the checkpoint identically.
 wait_for_step killed.nmt.log.jsonl 60
+# While it runs, a second run on the same files is refused before it writes
+# anything (both would write the same checkpoint and logs).
+if train -o killed.nmt --resume 2>second.err; then echo "FAIL: a second run on a busy checkpoint started" >&2; exit 1; fi
+grep -q "in use by another running process" second.err
 if ! kill -9 $pid 2>/dev/null; then
     echo "FAIL: the run finished before it could be killed (too fast to test resuming)" >&2
     exit 1
