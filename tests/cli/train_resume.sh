@@ -38,6 +38,16 @@ wait_for_step() {
     done
 }
 
+# Kills the running $pid without warning; fails if it has already ended.
+kill_running() {
+    if ! kill -9 $pid 2>/dev/null; then
+        echo "FAIL: $1 finished before it could be killed (too fast to test resuming)" >&2
+        exit 1
+    fi
+    wait $pid 2>/dev/null || true
+    pid=
+}
+
 "$nmt" train "${args[@]}" -o killed.nmt &  # not through the function: $! must be nmt itself
 pid=$!
 # Wait until it is past its second checkpoint (step 50), then kill it without
@@ -47,12 +57,7 @@ wait_for_step killed.nmt.log.jsonl 60
 # anything (both would write the same checkpoint and logs).
 if train -o killed.nmt --resume 2>second.err; then echo "FAIL: a second run on a busy checkpoint started" >&2; exit 1; fi
 grep -q "in use by another running process" second.err
-if ! kill -9 $pid 2>/dev/null; then
-    echo "FAIL: the run finished before it could be killed (too fast to test resuming)" >&2
-    exit 1
-fi
-wait $pid 2>/dev/null || true
-pid=
+kill_running "the run"
 test -f killed.nmt.checkpoint
 killed_at=$(grep '"type":"progress"' killed.nmt.log.jsonl | tail -n 1 | grep -o '"step":[0-9]*' | cut -d: -f2)
 echo "killed after step $killed_at of $steps"
@@ -131,11 +136,7 @@ grep -q '"sentencepiece_alphas"' sampled.info
 "$nmt" train "${args[@]}" "${sampling[@]}" -o sampled-killed.nmt &
 pid=$!
 wait_for_step sampled-killed.nmt.log.jsonl 60
-if ! kill -9 $pid 2>/dev/null; then
-    echo "FAIL: the sampled run finished before it could be killed" >&2; exit 1
-fi
-wait $pid 2>/dev/null || true
-pid=
+kill_running "the sampled run"
 train -o sampled-killed.nmt "${sampling[@]}" --resume
 expect_same_end sampled-killed.nmt.log.jsonl "subword sampling, after kill -9 and --resume" sampled.nmt.log.jsonl
 echo "subword sampling: the run killed at step $(grep '"type":"resume"' sampled-killed.nmt.log.jsonl | grep -o '"step":[0-9]*' | cut -d: -f2) and resumed matches"
