@@ -1,0 +1,17 @@
+# Sourced by the Multi30k scripts: reads their PAIR argument, either a target
+# language (fr or de: from English, as the shipped models translate) or a
+# direction SRC-TRG (en-fr, en-de, fr-en, de-en). Sets src and trg, and
+# foreign: the language that is not English, which names the joint
+# vocabulary (vocab/multi30k.en-FOREIGN.model serves both directions) and
+# picks the recipe (a reverse pair trains with its forward pair's recipe).
+multi30k_pair() {
+    case $1 in
+        fr | de) src=en trg=$1 ;;
+        en-fr | en-de | fr-en | de-en) src=${1%-*} trg=${1#*-} ;;
+        *)
+            echo "$0: no Multi30k pair '$1' (fr, de, en-fr, en-de, fr-en or de-en)" >&2
+            exit 2
+            ;;
+    esac
+    if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+}
