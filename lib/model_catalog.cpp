@@ -53,17 +53,37 @@ std::vector<InstalledModel> installed_models() {
     return found;
 }
 
+namespace {
+
+std::string installed_pairs(const std::vector<InstalledModel>& models) {
+    if (models.empty()) return " (no models installed)";
+    std::string pairs = " (installed:";
+    for (const auto& m : models) pairs += " " + m.source_language + "-" + m.target_language;
+    return pairs + ")";
+}
+
+}  // namespace
+
 std::string resolve_model(const std::string& model, const std::string& from, const std::string& to) {
     if (!model.empty()) return model;
+    const auto models = installed_models();
+    if (from.empty() && to == "en") {
+        // The default source is English, which cannot be the target too: take
+        // the one installed model into English, and ask for --from if several.
+        std::vector<InstalledModel> into_english;
+        for (const auto& m : models)
+            if (m.target_language == "en") into_english.push_back(m);
+        if (into_english.size() == 1) return into_english.front().path;
+        if (into_english.empty())
+            throw Error("no installed model for ->en" + installed_pairs(models) + "; give one with -m MODEL");
+        throw Error("several installed models translate into en" + installed_pairs(into_english) +
+                    "; choose one with --from, or give one with -m MODEL");
+    }
     const std::string source = from.empty() ? "en" : from;
     const std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
-    const auto models = installed_models();
     for (const auto& m : models)
         if (m.source_language == source && m.target_language == target) return m.path;
-    std::string installed;
-    for (const auto& m : models) installed += " " + m.source_language + "-" + m.target_language;
-    throw Error("no installed model for " + source + "->" + target +
-                (installed.empty() ? " (no models installed)" : " (installed:" + installed + ")") +
+    throw Error("no installed model for " + source + "->" + target + installed_pairs(models) +
                 "; give one with -m MODEL");
 }
 

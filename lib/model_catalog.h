@@ -18,7 +18,8 @@ std::vector<std::string> model_directories();
 std::vector<InstalledModel> installed_models();
 
 // `model` when given; otherwise the installed model for from→to (defaults:
-// en→fr). Throws nmt::Error listing what is installed when nothing fits.
+// en→fr; --to en alone: the one installed model into English). Throws
+// nmt::Error listing what is installed when nothing fits.
 std::string resolve_model(const std::string& model, const std::string& from, const std::string& to);
 
 void print_model_list(std::FILE* out);
