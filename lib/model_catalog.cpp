@@ -64,9 +64,7 @@ std::string installed_pairs(const std::vector<InstalledModel>& models) {
 
 }  // namespace
 
-std::string resolve_model(const std::string& model, const std::string& from, const std::string& to) {
-    if (!model.empty()) return model;
-    const auto models = installed_models();
+std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to) {
     if (from.empty() && to == "en") {
         // The default source is English, which cannot be the target too: take
         // the one installed model into English, and ask for --from if several.
@@ -85,6 +83,10 @@ std::string resolve_model(const std::string& model, const std::string& from, con
         if (m.source_language == source && m.target_language == target) return m.path;
     throw Error("no installed model for " + source + "->" + target + installed_pairs(models) +
                 "; give one with -m MODEL");
+}
+
+std::string resolve_model(const std::string& model, const std::string& from, const std::string& to) {
+    return model.empty() ? choose_model(installed_models(), from, to) : model;
 }
 
 void print_model_list(std::FILE* out) {

@@ -17,9 +17,13 @@ struct InstalledModel {
 std::vector<std::string> model_directories();
 std::vector<InstalledModel> installed_models();
 
-// `model` when given; otherwise the installed model for from→to (defaults:
-// en→fr; --to en alone: the one installed model into English). Throws
-// nmt::Error listing what is installed when nothing fits.
+// The model among `models` for from→to, either possibly empty: the source
+// defaults to English and the target to fr (en when the source is not
+// English); with only `to` = en, the one model into English. Throws
+// nmt::Error naming the installed pairs when none fits, or several do.
+std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to);
+
+// `model` when given; otherwise choose_model among installed_models().
 std::string resolve_model(const std::string& model, const std::string& from, const std::string& to);
 
 void print_model_list(std::FILE* out);
