@@ -2,46 +2,49 @@
 # The first run: with no -m, `nmt translate` finds the shipped models in the
 # source tree's models/ (en->fr by default, --to picks another), they load,
 # translate the cat sentence, and their attention links "chat"/"Katze" to
-# "cat". NMT_MODELS overrides where models are looked for.
+# "cat" (and de->en's "cat" to "Katze"). NMT_MODELS overrides where models
+# are looked for.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cli_test_setup "$@"
 unset NMT_MODELS
 
 listed=$(nmt translate --list-models) || fail "nmt translate --list-models failed"
-for pair in en-de en-fr; do
+for pair in de-en en-de en-fr; do
     path=$(awk -v p="$pair" '$1 == p {print $2}' <<<"$listed")
     [[ -n "$path" ]] || fail "--list-models should list $pair, got: $listed"
     [[ "$path" -ef "$SOURCE_DIR/models/$pair.nmt" ]] || fail "$pair should be $SOURCE_DIR/models/$pair.nmt, not $path"
 done
 
-# check_cat TO WORD: translating the cat sentence (with --to TO, or none)
-# gives one line containing WORD, and WORD attends most to "cat".
+# check_cat SENTENCE WORD CAT [TRANSLATE_ARGS...]: translating SENTENCE gives
+# one line containing WORD, and WORD attends most to the source word CAT.
 check_cat() {
-    local to=$1 word=$2
-    local args=(-q --alignments "$TMP/cat.$word.jsonl")
-    [[ -z "$to" ]] || args+=(--to "$to")
-    printf 'The cat sat on the mat.\n' | nmt translate "${args[@]}" >"$TMP/cat.$word.txt" ||
-        fail "translating the cat sentence ${to:+to $to }failed"
-    expect_eq "output lines ${to:+(--to $to)}" 1 "$(wc -l <"$TMP/cat.$word.txt")"
-    python3 - "$TMP/cat.$word.jsonl" "$word" <<'EOF' || fail "the shipped model ${to:+for $to }(above)"
+    local sentence=$1 word=$2 cat=$3
+    shift 3
+    local args=(-q --alignments "$TMP/cat.$word.jsonl" "$@")
+    printf '%s\n' "$sentence" | nmt translate "${args[@]}" >"$TMP/cat.$word.txt" ||
+        fail "translating '$sentence' ($*) failed"
+    expect_eq "output lines ($*)" 1 "$(wc -l <"$TMP/cat.$word.txt")"
+    python3 - "$TMP/cat.$word.jsonl" "$word" "$cat" <<'EOF' || fail "the shipped model for ($*) (above)"
 import json, sys
 record = json.loads(open(sys.argv[1], encoding="utf-8").readline())
-word = sys.argv[2]
+word, cat = sys.argv[2], sys.argv[3]
 if word not in record["target_words"]:
-    sys.exit(f"translated 'The cat sat on the mat.' to {record['translation']!r}, without {word!r}")
+    sys.exit(f"translated {record['source']!r} to {record['translation']!r}, without {word!r}")
 row = record["word_attention"][record["target_words"].index(word)]
 looked_at = record["source_words"][row.index(max(row))]
-if looked_at != "cat":
-    sys.exit(f"{word!r} attends most to {looked_at!r}, not 'cat': {row}")
+if looked_at != cat:
+    sys.exit(f"{word!r} attends most to {looked_at!r}, not {cat!r}: {row}")
 EOF
 }
-check_cat "" chat  # the default pair is en->fr
-check_cat de Katze
+check_cat 'The cat sat on the mat.' chat cat  # the default pair is en->fr
+check_cat 'The cat sat on the mat.' Katze cat --to de
+# The one shipped model into English, chosen by --to en alone.
+check_cat 'Die Katze sitzt auf der Matte.' cat Katze --to en
 
 # Unknown pair: a clear error naming what is installed.
 if nmt translate --to xx </dev/null >"$TMP/out" 2>"$TMP/err"; then fail "--to xx should fail"; fi
-grep -q "en->xx" "$TMP/err" && grep -q "en-de en-fr" "$TMP/err" ||
+grep -q "en->xx" "$TMP/err" && grep -q "de-en en-de en-fr" "$TMP/err" ||
     fail "--to xx should name the pair and the installed models, said: $(cat "$TMP/err")"
 
 # NMT_MODELS comes first: a pair found there hides the shipped one.
