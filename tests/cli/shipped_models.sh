@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The first run: with no -m, `nmt translate` finds the shipped models in the
-# source tree's models/ (en->fr by default, --to picks another), they load,
+# source tree's models/ (en->fr by default, --from/--to pick another), they load,
 # translate the cat sentence, and their attention links "chat"/"Katze" to
 # "cat" (and de->en's and fr->en's "cat" to "Katze"/"chat"). NMT_MODELS
 # overrides where models are looked for.
