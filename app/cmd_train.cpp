@@ -17,6 +17,7 @@
 #include "error.h"
 #include "onednn_context.h"
 #include "run_lock.h"
+#include "sha256.h"
 #include "trainer.h"
 
 namespace nmt::app {
@@ -57,6 +58,7 @@ struct TrainCommand {
     VocabularyOptions vocab;
     TrainerOptions trainer;
     std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, log, config;
+    std::string pretrained_model;
     std::vector<float> sentencepiece_alphas;
     int threads = 0;
     bool resume = false, overwrite = false, quiet = false;
@@ -171,10 +173,10 @@ Model fresh_model(const TrainCommand& c) {
     return model;
 }
 
-// The checkpoint fixes the architecture; options asking for another one are
-// ignored, but not silently.
+// The checkpoint (or the pretrained model) fixes the architecture; options
+// asking for another one are ignored, but not silently.
 void warn_if_architecture_differs(const TrainCommand& c, CLI::App& command, const ModelConfig& stored,
-                                  TrainingLog& log) {
+                                  const std::string& stored_in, TrainingLog& log) {
     bool given = false;
     for (const CLI::Option* option : command.get_option_group("Architecture")->get_options())
         given = given || option->count() > 0;
@@ -183,8 +185,37 @@ void warn_if_architecture_differs(const TrainCommand& c, CLI::App& command, cons
     asked.source_vocab_size = stored.source_vocab_size;
     asked.target_vocab_size = stored.target_vocab_size;
     if (to_json(asked) != to_json(stored))
-        log.line("warning: the architecture options differ from the checkpoint's model and are ignored: " +
+        log.line("warning: the architecture options differ from " + stored_in + " and are ignored: " +
                  to_json(stored).dump());
+}
+
+// A new run that starts from a trained model's weights (fine-tuning, or
+// continued training on other data): its architecture and vocabularies are
+// the model's. The optimiser starts afresh, and the tuned decoding settings
+// are dropped, since they were tuned for the weights this run will change.
+Model pretrained_model(const TrainCommand& c, CLI::App& command, TrainingLog& log) {
+    const std::string& path = c.pretrained_model;
+    Model model = load_model(path);
+    warn_if_architecture_differs(c, command, model.config, "the pretrained model " + path, log);
+    if (!c.vocab.joint.empty() || !c.vocab.source.empty() || !c.vocab.target.empty()) {
+        const auto [source_path, target_path] = c.vocab.paths();
+        if (Vocabulary::read_file(source_path) != model.source_vocab.serialized() ||
+            Vocabulary::read_file(target_path) != model.target_vocab.serialized())
+            throw Error("the vocabularies given (" + source_path + ", " + target_path +
+                        ") are not those of the pretrained model " + path +
+                        "; leave out the vocabulary options to use the model's");
+    }
+    nlohmann::json pretrained = {{"path", path}, {"sha256", sha256_file(path)}, {"provenance", model.provenance}};
+    if (!model.decoding.empty()) pretrained["decoding"] = model.decoding;
+    model.decoding = nlohmann::json::object();
+    model.provenance = {{"created_by", std::string("nmt train ") + NMT_VERSION},
+                        {"command", command_line()},
+                        {"config_file", config_provenance(c.config)},
+                        {"pretrained_model", pretrained},
+                        {"options", c.trainer.to_json()}};
+    log.line("starting from the weights of " + path + " (" + std::to_string(model.parameter_count()) +
+             " parameters)");
+    return model;
 }
 
 void run(TrainCommand& c, CLI::App& command) {
@@ -217,13 +248,13 @@ void run(TrainCommand& c, CLI::App& command) {
     TrainingOutcome outcome;
     if (resuming) {
         Checkpoint checkpoint = load_checkpoint(checkpoint_path);
-        warn_if_architecture_differs(c, command, checkpoint.model.config, log);
+        warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
         auto& resumed = checkpoint.model.provenance["resumed"];
         if (!resumed.is_array()) resumed = nlohmann::json::array();
         resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
         outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, o, log);
     } else {
-        Model model = fresh_model(c);
+        Model model = c.pretrained_model.empty() ? fresh_model(c) : pretrained_model(c, command, log);
         Adam adam(model, o.adam);
         ParameterAverage average;
         TrainingState state = initial_training_state(o.seed);
@@ -278,6 +309,10 @@ void add_train_command(CLI::App& app) {
 
     auto* out = cmd->add_option_group("Output");
     out->add_option("-o,--output", o.output, "Model file to write, the best by validation (required)");
+    out->add_option("--pretrained-model", c->pretrained_model,
+                    "Start a new run from this model's weights, architecture and vocabularies (fine-tuning); "
+                    "the optimiser starts afresh")
+        ->check(CLI::ExistingFile);
     out->add_option("--checkpoint", o.checkpoint, "Training checkpoint file (default: MODEL.checkpoint)");
     out->add_flag("--resume", c->resume, "Continue the run saved in the checkpoint (a new run when there is none)");
     out->add_flag("--overwrite", c->overwrite, "Start afresh even though the checkpoint exists");
