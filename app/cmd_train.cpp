@@ -162,14 +162,19 @@ nlohmann::json config_provenance(const std::string& path) {
     return {{"path", path}, {"contents", text}};
 }
 
+// How a new run's model was made; the trainer adds the data and the scores.
+nlohmann::json run_provenance(const TrainCommand& c) {
+    return {{"created_by", std::string("nmt train ") + NMT_VERSION},
+            {"command", command_line()},
+            {"config_file", config_provenance(c.config)},
+            {"options", c.trainer.to_json()}};
+}
+
 Model fresh_model(const TrainCommand& c) {
     const auto [source_path, target_path] = c.vocab.paths();
     Model model = new_model(c.architecture, c.vocab, c.trainer.seed);
-    model.provenance = {{"created_by", std::string("nmt train ") + NMT_VERSION},
-                        {"command", command_line()},
-                        {"config_file", config_provenance(c.config)},
-                        {"vocabularies", {source_path, target_path}},
-                        {"options", c.trainer.to_json()}};
+    model.provenance = run_provenance(c);
+    model.provenance["vocabularies"] = {source_path, target_path};
     return model;
 }
 
@@ -208,11 +213,8 @@ Model pretrained_model(const TrainCommand& c, CLI::App& command, TrainingLog& lo
     nlohmann::json pretrained = {{"path", path}, {"sha256", sha256_file(path)}, {"provenance", model.provenance}};
     if (!model.decoding.empty()) pretrained["decoding"] = model.decoding;
     model.decoding = nlohmann::json::object();
-    model.provenance = {{"created_by", std::string("nmt train ") + NMT_VERSION},
-                        {"command", command_line()},
-                        {"config_file", config_provenance(c.config)},
-                        {"pretrained_model", pretrained},
-                        {"options", c.trainer.to_json()}};
+    model.provenance = run_provenance(c);
+    model.provenance["pretrained_model"] = pretrained;
     log.line("starting from the weights of " + path + " (" + std::to_string(model.parameter_count()) +
              " parameters)");
     return model;
