@@ -45,17 +45,11 @@ fi
 cat "$data/train.$src" "$data/train.$src" >"$out/train.kd.$src"
 cat "$data/train.$trg" "$out/train.teacher.$trg" >"$out/train.kd.$trg"
 
-case $foreign in
-    fr) pair_flags=() ;;
-    de) pair_flags=(--sentencepiece-alphas 0.1) ;;
-esac
 exec "$nmt" train --pretrained-model "$teacher" \
     --train-source "$out/train.kd.$src" --train-target "$out/train.kd.$trg" \
     --valid-source "$data/val.$src" --valid-target "$data/val.$trg" \
     --seed 1 --threads "${THREADS:-1}" \
     --batch-tokens 2000 --lr 0.0005 --warmup 200 \
-    --dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 \
-    --exponential-smoothing 5e-4 \
-    --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
+    "${recipe_regularisation[@]}" "${recipe_validation[@]}" \
     --max-steps "${MAX_STEPS:-3000}" --max-time "${MAX_TIME:-1h}" --resume \
-    -o "$out/$src-$trg.nmt" "${pair_flags[@]}" "$@"
+    -o "$out/$src-$trg.nmt" "${sampling_flags[@]}" "$@"

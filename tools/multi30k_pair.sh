@@ -4,6 +4,9 @@
 # foreign: the language that is not English, which names the joint
 # vocabulary (vocab/multi30k.en-FOREIGN.model serves both directions) and
 # picks the recipe (a reverse pair trains with its forward pair's recipe).
+# Sets too the recipe's flags that every stage of training shares
+# (tools/train_multi30k.sh, tools/distill_multi30k.sh): recipe_regularisation
+# and recipe_validation, and sampling_flags, the pair's subword sampling.
 multi30k_pair() {
     case $1 in
         fr | de) src=en trg=$1 ;;
@@ -14,4 +17,10 @@ multi30k_pair() {
             ;;
     esac
     if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+    recipe_regularisation=(--dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 --exponential-smoothing 5e-4)
+    recipe_validation=(--valid-every 500 --save-every 500 --valid-beam 5 --patience 8)
+    case $foreign in
+        fr) sampling_flags=() ;;
+        de) sampling_flags=(--sentencepiece-alphas 0.1) ;;
+    esac
 }

@@ -56,7 +56,7 @@ mkdir -p "$out"
 export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
 case $foreign in
     fr) pair_flags=(--tied-embeddings-src) steps=7500 ;;
-    de) pair_flags=(--sentencepiece-alphas 0.1) steps=10000 ;;
+    de) pair_flags=("${sampling_flags[@]}") steps=10000 ;;
 esac
 exec "$nmt" train \
     --vocab "vocab/multi30k.en-$foreign.model" --source-lang "$src" --target-lang "$trg" \
@@ -64,8 +64,6 @@ exec "$nmt" train \
     --valid-source "$data/val.$src" --valid-target "$data/val.$trg" \
     --dec-style conditional --tied-embeddings --seed 1 --threads "${THREADS:-2}" \
     --batch-tokens 2000 --lr 0.002 --warmup 500 \
-    --dropout-emb 0.3 --dropout-hidden 0.5 --label-smoothing 0.1 \
-    --exponential-smoothing 5e-4 \
-    --valid-every 500 --save-every 500 --valid-beam 5 --patience 8 \
+    "${recipe_regularisation[@]}" "${recipe_validation[@]}" \
     --max-steps "${MAX_STEPS:-$steps}" --max-time "${MAX_TIME:-3h}" --resume \
     -o "$out/$src-$trg.nmt" "${pair_flags[@]}" "$@"

@@ -75,6 +75,19 @@ make_model() {
         fail "nmt init failed: $(cat "$dir/init.log")"
 }
 
+# make_reverse_task SEED VALID_LINES: a toy task for the training tests, in
+# the current directory: train.src and train.tgt, 600 sequences of 2 to 7
+# letters and the same sequences reversed; valid.src and valid.tgt, their
+# first VALID_LINES lines. (Needs no nmt binary, so that tests which do not
+# call cli_test_setup can use it too.)
+make_reverse_task() {
+    awk -v seed="$1" 'BEGIN { srand(seed); for (i = 0; i < 600; i++) { n = 2 + int(rand() * 6); s = ""; t = "";
+           for (j = 0; j < n; j++) { c = substr("abcdefgh", 1 + int(rand() * 8), 1); s = s (j ? " " : "") c; t = c (j ? " " : "") t }
+           print s > "train.src"; print t > "train.tgt" } }'
+    head -n "$2" train.src >valid.src
+    head -n "$2" train.tgt >valid.tgt
+}
+
 # input_line_count FILE: the number of lines as nmt reads them: every '\n'
 # ends a line, and text after the last '\n' is one more line.
 input_line_count() {

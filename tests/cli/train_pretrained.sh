@@ -10,12 +10,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cli_test_setup "$@"
 cd "$TMP"
 
-# A toy task: reverse a sequence of letters.
-awk 'BEGIN { srand(11); for (i = 0; i < 600; i++) { n = 2 + int(rand() * 6); s = ""; t = "";
-       for (j = 0; j < n; j++) { c = substr("abcdefgh", 1 + int(rand() * 8), 1); s = s (j ? " " : "") c; t = c (j ? " " : "") t }
-       print s > "train.src"; print t > "train.tgt" } }'
-head -n 40 train.src >valid.src
-head -n 40 train.tgt >valid.tgt
+make_reverse_task 11 40
 nmt vocab -i train.src train.tgt --joint --size 16 -o spm 2>/dev/null
 head -n 100 train.src >other.txt
 nmt vocab -i other.txt --size 14 -o other 2>/dev/null

@@ -5,18 +5,14 @@
 # final step match.
 # Usage: train_resume.sh NMT_BINARY SOURCE_DIR
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 nmt=$1
 work=$(mktemp -d)
 trap 'kill -9 $pid 2>/dev/null || true; rm -rf "$work"' EXIT
 pid=
 cd "$work"
 
-# A toy task: reverse a sequence of letters.
-awk 'BEGIN { srand(7); for (i = 0; i < 600; i++) { n = 2 + int(rand() * 6); s = ""; t = "";
-       for (j = 0; j < n; j++) { c = substr("abcdefgh", 1 + int(rand() * 8), 1); s = s (j ? " " : "") c; t = c (j ? " " : "") t }
-       print s > "train.src"; print t > "train.tgt" } }'
-head -n 20 train.src > valid.src
-head -n 20 train.tgt > valid.tgt
+make_reverse_task 7 20
 "$nmt" vocab -i train.src train.tgt --joint --size 16 -o spm 2>/dev/null
 
 steps=300
