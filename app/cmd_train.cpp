@@ -220,6 +220,21 @@ Model pretrained_model(const TrainCommand& c, CLI::App& command, TrainingLog& lo
     return model;
 }
 
+// A resumed run continues from its checkpoint whatever --pretrained-model
+// says; a run that started elsewhere is continued, but not silently.
+void warn_if_pretrained_differs(const TrainCommand& c, const nlohmann::json& provenance, TrainingLog& log) {
+    if (c.pretrained_model.empty()) return;
+    const nlohmann::json started = provenance.value("pretrained_model", nlohmann::json::object());
+    const std::string sha256 = sha256_file(c.pretrained_model);
+    if (started.value("sha256", std::string()) != sha256)
+        log.line("warning: the checkpoint's run did not start from " + c.pretrained_model + " (sha256 " + sha256 +
+                 ") but from " +
+                 (started.empty() ? std::string("random weights")
+                                  : started.value("path", std::string("?")) + " (sha256 " +
+                                        started.value("sha256", std::string("?")) + ")") +
+                 "; it continues from the checkpoint");
+}
+
 void run(TrainCommand& c, CLI::App& command) {
     watch_stop_signals();  // first, before anything starts a thread
     TrainerOptions& o = c.trainer;
@@ -251,6 +266,7 @@ void run(TrainCommand& c, CLI::App& command) {
     if (resuming) {
         Checkpoint checkpoint = load_checkpoint(checkpoint_path);
         warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
+        warn_if_pretrained_differs(c, checkpoint.model.provenance, log);
         auto& resumed = checkpoint.model.provenance["resumed"];
         if (!resumed.is_array()) resumed = nlohmann::json::array();
         resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});

@@ -37,7 +37,8 @@ python3 -c "import sys; sys.exit(float('$trained_bleu') < 50)" ||
 
 # Two steps at a tiny learning rate leave the weights as they were: the run
 # scores what the trained model scores, a fresh model far less.
-short=("${common[@]}" --lr 1e-9 --warmup 1 --valid-every 2 --max-steps 2)
+gentle=("${common[@]}" --lr 1e-9 --warmup 1 --valid-every 2)
+short=("${gentle[@]}" --max-steps 2)
 nmt train --pretrained-model tuned.nmt "${short[@]}" -o tuned-more.nmt 2>/dev/null
 nmt train --vocab spm.model "${arch[@]}" "${short[@]}" -o fresh.nmt
 pretrained_bleu=$(first_bleu tuned-more.nmt.log.jsonl)
@@ -45,6 +46,14 @@ fresh_bleu=$(first_bleu fresh.nmt.log.jsonl)
 echo "val BLEU: trained $trained_bleu, continued from it $pretrained_bleu, fresh $fresh_bleu"
 python3 -c "import sys; sys.exit(abs($pretrained_bleu - $trained_bleu) > 1 or $fresh_bleu > $trained_bleu - 20)" ||
     fail "the run did not start from the pretrained weights"
+
+# Resuming continues the checkpoint's run: the same --pretrained-model
+# silently, another one with a warning.
+nmt train --pretrained-model tuned.nmt "${gentle[@]}" -o tuned-more.nmt --max-steps 4 --resume 2>/dev/null
+grep -q "did not start from" tuned-more.nmt.log && fail "a resumed run warned about its own pretrained model"
+nmt train --pretrained-model trained.nmt "${gentle[@]}" -o tuned-more.nmt --max-steps 6 --resume 2>/dev/null
+grep -q "did not start from trained.nmt" tuned-more.nmt.log ||
+    fail "resuming with another --pretrained-model did not warn: $(cat tuned-more.nmt.log)"
 
 # Provenance: the starting model's checksum and its tuned decoding settings,
 # which the new model does not inherit (its weights are new).
