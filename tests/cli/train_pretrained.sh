@@ -3,7 +3,8 @@
 # weights (its first validation scores what the model scores, where a fresh
 # model scores nothing), with the model's architecture and vocabulary, and
 # records which model it started from; other vocabularies are refused and
-# other architecture options are reported as ignored.
+# other architecture options are reported as ignored; --resume continues the
+# checkpoint's run, with a warning when --pretrained-model names another model.
 # Usage: train_pretrained.sh NMT_BINARY SOURCE_DIR
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
