@@ -56,7 +56,7 @@ mkdir -p "$out"
 export OMP_WAIT_POLICY=passive  # do not spin on a core another run needs
 case $foreign in
     fr) pair_flags=(--tied-embeddings-src) steps=7500 ;;
-    de) pair_flags=("${sampling_flags[@]}") steps=10000 ;;
+    de) pair_flags=() steps=10000 ;;
 esac
 exec "$nmt" train \
     --vocab "vocab/multi30k.en-$foreign.model" --source-lang "$src" --target-lang "$trg" \
@@ -66,4 +66,4 @@ exec "$nmt" train \
     --batch-tokens 2000 --lr 0.002 --warmup 500 \
     "${recipe_regularisation[@]}" "${recipe_validation[@]}" \
     --max-steps "${MAX_STEPS:-$steps}" --max-time "${MAX_TIME:-3h}" --resume \
-    -o "$out/$src-$trg.nmt" "${pair_flags[@]}" "$@"
+    -o "$out/$src-$trg.nmt" "${pair_flags[@]}" "${sampling_flags[@]}" "$@"
