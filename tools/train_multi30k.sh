@@ -35,7 +35,8 @@
 #   with the recipe of en-fr and en-de, on the same joint vocabulary.
 #   defaults: ../shared/data, runs/, build/nmt. Flags after the binary are
 #   appended to `nmt train` (experiments: flags the recipe does not set,
-#   e.g. --dropout-src 0.1). Writes OUT_DIR/SRC-TRG.nmt, e.g. runs/en-de.nmt
+#   e.g. --dropout-src 0.1, or ones it does, e.g. --label-smoothing 0.2:
+#   an option given twice takes its last value). Writes OUT_DIR/SRC-TRG.nmt, e.g. runs/en-de.nmt
 #   (the best model by validation BLEU), .checkpoint, .log and .log.jsonl.
 #   Interrupted? Run it again: it resumes from the checkpoint.
 #   THREADS (default 2, what the shipped models used): two experiments side

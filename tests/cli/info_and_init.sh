@@ -55,6 +55,11 @@ cmp -s "$MODEL" "$TMP/again.nmt" || fail "nmt init with the same vocabulary and 
 init_tiny --seed 2 -o "$TMP/seed2.nmt"
 ! cmp -s "$MODEL" "$TMP/seed2.nmt" || fail "nmt init with --seed 2 wrote the same file as --seed 1"
 
+# --- An option given twice takes its last value (a recipe's flags can be
+# overridden by flags appended after them), here the seed and a dimension.
+init_tiny --seed 2 --dim-emb 8 --seed 1 --dim-emb 16 -o "$TMP/last-wins.nmt"
+cmp -s "$MODEL" "$TMP/last-wins.nmt" || fail "nmt init --seed 2 ... --seed 1 should write the --seed 1 file"
+
 # --- Half-precision storage: 2 bytes less per parameter, same model.
 make_corpus "$TMP/sentences.txt" 40
 nmt translate -m "$MODEL" -i "$TMP/sentences.txt" -q >"$TMP/f32.txt"
