@@ -41,6 +41,27 @@ inline float tanh_scalar(float x) {
 
 inline float sigmoid_scalar(float x) { return 1.0f / (1.0f + exp_scalar(-x)); }
 
+// max over row[0..n), as `max = row[i] > max ? row[i] : max` from row[0] would
+// give it, NaNs included. That loop stays scalar (one dependent compare per
+// element: GCC will not reorder the comparisons without -ffinite-math-only),
+// so eight running maxima go in a vector (GCC's vector extension: AVX, or two
+// SSE halves in the default clone) and meet at the end; a maximum does not
+// depend on the order it was taken in.
+inline float row_max(const float* row, int64_t n) {
+    typedef float Lanes __attribute__((vector_size(32)));
+    Lanes lanes = {row[0], row[0], row[0], row[0], row[0], row[0], row[0], row[0]};
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        Lanes v;
+        std::memcpy(&v, row + i, sizeof v);
+        lanes = v > lanes ? v : lanes;
+    }
+    float max = row[0];
+    for (int k = 0; k < 8; ++k) max = lanes[k] > max ? lanes[k] : max;
+    for (; i < n; ++i) max = row[i] > max ? row[i] : max;
+    return max;
+}
+
 }  // namespace
 
 #define NMT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -58,8 +79,7 @@ NMT_CLONES void sigmoid_inplace(float* x, int64_t n) {
 }
 
 NMT_CLONES void log_softmax_inplace(float* row, int64_t n) {
-    float max = row[0];
-    for (int64_t i = 1; i < n; ++i) max = row[i] > max ? row[i] : max;
+    const float max = row_max(row, n);
     float sum = 0.0f;
     for (int64_t i = 0; i < n; ++i) sum += exp_scalar(row[i] - max);
     const float shift = max + std::log(sum);
@@ -67,8 +87,7 @@ NMT_CLONES void log_softmax_inplace(float* row, int64_t n) {
 }
 
 NMT_CLONES void softmax_inplace(float* row, int64_t n, int64_t valid) {
-    float max = row[0];
-    for (int64_t i = 1; i < valid; ++i) max = row[i] > max ? row[i] : max;
+    const float max = row_max(row, valid);
     float sum = 0.0f;
     for (int64_t i = 0; i < valid; ++i) {
         row[i] = exp_scalar(row[i] - max);

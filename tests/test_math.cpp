@@ -62,6 +62,27 @@ TEST_CASE("math: masked softmax gives exact zeros past the valid length and sums
     CHECK(total == doctest::Approx(1.0).epsilon(1e-5));
 }
 
+TEST_CASE("math: log-softmax and softmax equal a double-precision loop wherever the largest entry is") {
+    // The largest entry, 200, lies far outside exp's range (it clamps at 88),
+    // so a maximum taken wrongly anywhere (the vectorised one keeps eight
+    // running maxima, then a scalar tail) breaks the result, not just a digit.
+    for (int n = 1; n <= 40; ++n)
+        for (int peak = 0; peak < n; ++peak) {
+            auto row = random_vector(n, 100 + n, 5.0f);
+            row[peak] = 200.0f;
+            double sum = 0;
+            for (float v : row) sum += std::exp(double(v) - 200.0);
+            auto lp = row, p = row;
+            log_softmax_inplace(lp.data(), n);
+            softmax_inplace(p.data(), n, n);
+            for (int i = 0; i < n; ++i) {
+                const double expected = double(row[i]) - 200.0 - std::log(sum);
+                REQUIRE(std::fabs(lp[i] - expected) <= 1e-5 * std::max(1.0, std::fabs(expected)));
+                REQUIRE(std::fabs(p[i] - std::exp(expected)) <= 1e-6);
+            }
+        }
+}
+
 TEST_CASE("math: layer normalisation gives mean 0 and variance 1, and its backward equals finite differences") {
     const int64_t n = 9;
     const auto x = random_vector(n, 21, 3.0f), gain = random_vector(n, 22), weights = random_vector(n, 23);
