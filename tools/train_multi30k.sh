@@ -36,8 +36,9 @@
 #   defaults: ../shared/data, runs/, build/nmt. Flags after the binary are
 #   appended to `nmt train` (experiments: flags the recipe does not set,
 #   e.g. --dropout-src 0.1, or ones it does, e.g. --label-smoothing 0.2:
-#   an option given twice takes its last value). Writes OUT_DIR/SRC-TRG.nmt, e.g. runs/en-de.nmt
-#   (the best model by validation BLEU), .checkpoint, .log and .log.jsonl.
+#   an option given twice takes its last value). Writes OUT_DIR/SRC-TRG.nmt,
+#   e.g. runs/en-de.nmt (the best model by validation BLEU), .checkpoint,
+#   .log and .log.jsonl.
 #   Interrupted? Run it again: it resumes from the checkpoint.
 #   THREADS (default 2, what the shipped models used): two experiments side
 #   by side run THREADS=1 each; a run reproduces only at its thread count.
