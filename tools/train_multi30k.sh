@@ -28,9 +28,10 @@
 # for bit (the numerics depend on the thread count and the CPU's instruction
 # set; two threads are 1.44x the speed of one): about 2 h for en->fr, and
 # 1 h 55 min for en->de with builds and tests beside it, on the 2-core
-# AVX-512 machine the models were made on (about twice that on AVX2 only). MAX_TIME (default 3h, the
-# issue's budget) only guards a much slower machine; if it stops a run first,
-# the model is not the shipped one.
+# AVX-512 machine the models were made on, about twice that on an AVX2-only
+# one. MAX_TIME (default 3h, the budget) guards a much slower
+# machine; if it stops a run first, the model is not the shipped one (on
+# AVX2 only, give MAX_TIME=5h).
 #
 # Usage: tools/train_multi30k.sh PAIR [DATA_DIR] [OUT_DIR] [NMT_BINARY] [NMT_TRAIN_FLAGS...]
 #   PAIR: fr or de (English to it: the shipped models), or a direction
