@@ -398,6 +398,24 @@ void add_train_command(CLI::App& app) {
         ->check(CLI::Range(0.0, 0.99))
         ->capture_default_str();
 
+    auto* risk = cmd->add_option_group("Minimum risk training",
+                                       "A sequence-level stage, usually from --pretrained-model: each batch adds the "
+                                       "beam's n-best translations of its sources, weighted to lower their expected "
+                                       "1 - sentence BLEU (Shen et al. 2016)");
+    risk->add_option("--mrt-candidates", o.risk.candidates, "Candidates per sentence, from a beam of that width (0: off)")
+        ->check(CLI::Range(0, 64))
+        ->capture_default_str();
+    risk->add_option("--mrt-weight", o.risk.risk_weight,
+                     "Weight of a sentence's risk against its token-level loss (summed over its words)")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    risk->add_option("--mrt-sharpness", o.risk.sharpness, "alpha in Q(candidate) ~ p(candidate)^alpha")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    risk->add_option("--mrt-length-penalty", o.risk.length_penalty, "Length penalty of the candidates' beam search")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+
     auto* schedule = cmd->add_option_group("Schedule");
     schedule->add_option("--disp-freq", o.disp_freq, "Steps between progress lines")
         ->check(CLI::NonNegativeNumber)

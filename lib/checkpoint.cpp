@@ -35,7 +35,8 @@ nlohmann::json TrainingState::to_json() const {
             {"elapsed_seconds", elapsed_seconds},
             {"skipped_updates", skipped_updates},
             {"window", {{"loss", window_loss}, {"nll", window_nll}, {"grad_norm", window_grad_norm}, {"tokens", window_tokens},
-                        {"correct", window_correct}, {"steps", window_steps}, {"seconds", window_seconds}}},
+                        {"correct", window_correct}, {"steps", window_steps}, {"seconds", window_seconds},
+                        {"risk", window_risk}, {"risk_sentences", window_risk_sentences}}},
             {"tokens_seen", tokens_seen},
             {"history", history},
             {"run", run}};
@@ -66,6 +67,8 @@ TrainingState TrainingState::from_json(const nlohmann::json& json) {
         s.window_correct = field<int64_t>(w, "correct");
         s.window_steps = field<int64_t>(w, "steps");
         s.window_seconds = w.value("seconds", 0.0);
+        s.window_risk = w.value("risk", 0.0);
+        s.window_risk_sentences = w.value("risk_sentences", int64_t{0});
         s.tokens_seen = field<int64_t>(json, "tokens_seen");
         s.history = json.at("history");
         s.run = json.at("run");

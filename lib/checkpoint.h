@@ -36,6 +36,10 @@ struct TrainingState {
     double window_loss = 0, window_nll = 0, window_grad_norm = 0;
     int64_t window_tokens = 0, window_correct = 0, window_steps = 0;
     double window_seconds = 0;  // training time the window has run (optional on load: older checkpoints lack it)
+    // Minimum risk training's window: Σ of the candidates' expected cost and
+    // the sentences it is over (optional on load, like window_seconds).
+    double window_risk = 0;
+    int64_t window_risk_sentences = 0;
     int64_t tokens_seen = 0;  // target tokens trained on so far
     nlohmann::json history = nlohmann::json::array();  // every validation record: the learning curve
     nlohmann::json run = nlohmann::json::object();     // options and data checksums of the run, to check a resume

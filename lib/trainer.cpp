@@ -190,6 +190,13 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     TrainingBatch batch = batches.next();
     clear(gradients);
     const BatchLoss loss = graph_->forward_backward(batch, options_.graph, random, gradients);
+    if (options_.risk.candidates > 0) {
+        // The candidates' weighted gradients add to the references' (TrainingGraph accumulates).
+        const RiskCandidates risk = risk_candidates(model_, batch, options_.risk);
+        if (!risk.batch.sources.empty()) graph_->forward_backward(risk.batch, options_.graph, random, gradients);
+        state_.window_risk += risk.expected_cost;
+        state_.window_risk_sentences += risk.sentences;
+    }
     ++state_.step;
     ++session_steps_;
     const double norm = scale_and_clip(gradients, 1.0 / std::max<int64_t>(1, loss.tokens), options_.clip_norm);
@@ -223,11 +230,14 @@ void TrainingRun::display(double lr) {
     const double seconds = std::max(1e-9, now - window_start_);
     const double speed = static_cast<double>(state_.window_tokens) / seconds;
     const double left = remaining();
+    const bool risk = state_.window_risk_sentences > 0;
+    const double mean_risk = risk ? state_.window_risk / static_cast<double>(state_.window_risk_sentences) : 0;
     std::ostringstream line;
     line << "step " << state_.step << " | epoch " << trained_epoch_ + 1 << " | loss " << fixed(loss, 4)
          << " | ppl " << fixed(std::exp(nll), 2) << " | acc " << fixed(100 * accuracy, 1) << "% | "
-         << fixed(speed, 0) << " tok/s | lr " << scientific(lr) << " | gnorm " << fixed(grad_norm, 3) << " | "
-         << format_duration(now);
+         << fixed(speed, 0) << " tok/s | lr " << scientific(lr) << " | gnorm " << fixed(grad_norm, 3) << " | ";
+    if (risk) line << "risk " << fixed(mean_risk, 4) << " | ";
+    line << format_duration(now);
     if (left >= 0) line << " (" << format_duration(left) << " left)";
     log_.line(line.str());
     nlohmann::json record = {{"type", "progress"},
@@ -246,9 +256,12 @@ void TrainingRun::display(double lr) {
                              {"tokens_per_second", speed},
                              {"elapsed_seconds", now}};
     if (left >= 0) record["remaining_seconds"] = left;
+    if (risk) record["risk"] = mean_risk;  // the candidates' expected 1 − sentence BLEU
     log_.record(record);
     state_.window_loss = state_.window_nll = state_.window_grad_norm = 0;
     state_.window_tokens = state_.window_correct = state_.window_steps = 0;
+    state_.window_risk = 0;
+    state_.window_risk_sentences = 0;
     window_start_ = now;
     state_.window_seconds = 0;
 }
@@ -480,6 +493,11 @@ nlohmann::json TrainerOptions::to_json() const {
             {"max_epochs", max_epochs}};
     // Only when set, so that runs without it record the same provenance as before it existed.
     if (graph.dropout_rnn > 0) j["dropout_rnn"] = tidy(graph.dropout_rnn);
+    if (risk.candidates > 0)
+        j["minimum_risk"] = {{"candidates", risk.candidates},
+                             {"risk_weight", tidy(risk.risk_weight)},
+                             {"sharpness", tidy(risk.sharpness)},
+                             {"length_penalty", tidy(risk.length_penalty)}};
     if (subword_sampling.enabled()) {
         j["sentencepiece_alphas"] = {tidy(subword_sampling.source_alpha), tidy(subword_sampling.target_alpha)};
         j["sentencepiece_nbest"] = subword_sampling.nbest;

@@ -20,6 +20,7 @@
 #include "adam.h"
 #include "batching.h"
 #include "checkpoint.h"
+#include "minimum_risk.h"
 #include "model.h"
 #include "parameter_average.h"
 #include "safetensors.h"
@@ -46,6 +47,7 @@ struct TrainerOptions {
     int64_t maxi_batch = 100;
     SubwordSampling subword_sampling;  // off unless an alpha is set
     TrainingOptions graph;
+    MinimumRiskOptions risk;  // off unless risk.candidates > 0
     AdamOptions adam;
     LrSchedule lr{2e-3, 1000, LrDecay::InverseSqrt};
     double lr_decay_factor = 0.5;  // plateau: multiply the rate by this after a validation without improvement

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cell_run.h"
+#include "error.h"
 #include "fast_math.h"
 #include "gemm.h"
 
@@ -100,6 +101,9 @@ public:
         random_ = &random;
         g_ = gradients;
         N_ = batch.sources.size();
+        if (!batch.weights.empty() && batch.weights.size() != batch.sources.size())
+            throw Error("training batch: " + std::to_string(batch.weights.size()) + " sentence weights for " +
+                        std::to_string(batch.sources.size()) + " sentences");
         T_ = Ty_ = 0;
         src_len_.clear();
         tgt_len_.clear();
@@ -406,14 +410,15 @@ private:
             log_softmax_inplace(lp, V);
             double sum_all = 0;
             for (int64_t v = 0; v < V; ++v) sum_all += lp[v];
+            const float w = batch_->weight(n);
             row_nll[r] = -lp[gold];
-            row_loss[r] = (1 - eps) * -lp[gold] + eps * -sum_all / V;
+            row_loss[r] = w * ((1 - eps) * -lp[gold] + eps * -sum_all / V);
             row_correct[r] = best == gold;
             if (g_) {
-                // d/dlogits of the smoothed loss: softmax − ((1−ε)·onehot + ε/V)
+                // d/dlogits of the smoothed loss: w·(softmax − ((1−ε)·onehot + ε/V))
                 exp_inplace(lp, V);
-                for (int64_t v = 0; v < V; ++v) lp[v] -= eps / V;
-                lp[gold] -= 1 - eps;
+                for (int64_t v = 0; v < V; ++v) lp[v] = w * (lp[v] - eps / V);
+                lp[gold] -= w * (1 - eps);
             }
         }
         for (int64_t r = 0; r < M; ++r) {

@@ -19,7 +19,12 @@ namespace nmt {
 struct TrainingBatch {
     std::vector<std::vector<int>> sources;  // source ids ending with EOS, none empty
     std::vector<std::vector<int>> targets;  // target ids ending with EOS (no BOS), none empty
+    // Each sentence's loss (and so its gradient) is multiplied by its weight;
+    // empty means 1 for all. Minimum risk training (minimum_risk.h) weights
+    // its candidate translations this way, some negatively.
+    std::vector<float> weights;
     int64_t target_tokens() const;
+    float weight(size_t sentence) const { return weights.empty() ? 1.0f : weights[sentence]; }
 };
 
 struct TrainingOptions {
@@ -37,8 +42,8 @@ struct TrainingOptions {
 };
 
 struct BatchLoss {
-    double loss = 0;   // Σ over target tokens of the training objective (label-smoothed)
-    double nll = 0;    // Σ of −log p(gold): cross-entropy without smoothing
+    double loss = 0;   // Σ over target tokens of the training objective (label-smoothed), sentence-weighted
+    double nll = 0;    // Σ of −log p(gold): cross-entropy without smoothing, unweighted
     int64_t tokens = 0;
     int64_t correct = 0;  // tokens whose gold piece has the highest probability
 };

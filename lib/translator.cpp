@@ -43,13 +43,17 @@ std::vector<int> Translator::source_ids(const std::string& line, int64_t line_nu
 std::vector<TranslationResult> Translator::translate(const std::vector<std::string>& lines,
                                                      const TranslateOptions& options,
                                                      std::vector<std::string>* warnings, int64_t first_line) {
-    std::vector<TranslationResult> results(lines.size());
     std::vector<std::vector<int>> ids(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) ids[i] = source_ids(lines[i], first_line + i, warnings);
+    return translate_ids(ids, options);
+}
+
+std::vector<TranslationResult> Translator::translate_ids(const std::vector<std::vector<int>>& ids,
+                                                         const TranslateOptions& options) {
+    std::vector<TranslationResult> results(ids.size());
     std::vector<size_t> order;
-    for (size_t i = 0; i < lines.size(); ++i) {
-        ids[i] = source_ids(lines[i], first_line + i, warnings);
+    for (size_t i = 0; i < ids.size(); ++i)
         if (!ids[i].empty()) order.push_back(i);  // an empty line has an empty translation
-    }
     // Longest first, so each batch pads little and the slowest batch starts early.
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].size() > ids[b].size(); });
     const size_t batch_size = std::max(1, options.batch_size);

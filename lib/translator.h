@@ -30,6 +30,11 @@ public:
     std::vector<TranslationResult> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
                                              std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
 
+    // The same for sentences already encoded: source ids ending with EOS (an
+    // empty list has an empty translation), results in input order.
+    std::vector<TranslationResult> translate_ids(const std::vector<std::vector<int>>& sources,
+                                                 const TranslateOptions& options);
+
     const Model& model() const { return model_; }
 
 private:

@@ -6,6 +6,7 @@
 
 #include "cell_run.h"
 #include "decoder.h"
+#include "error.h"
 #include "encoder.h"
 #include "random.h"
 #include "test_support.h"
@@ -267,4 +268,47 @@ TEST_CASE("training graph: dropout changes the loss, and the same random state r
     CHECK(a == b);
     CHECK(a != doctest::Approx(evaluate_loss(model, batch, options.label_smoothing).loss));
     for (const auto& [name, t] : g1) CHECK(t.values == g2.at(name).values);
+}
+
+TEST_CASE("training graph: sentence weights scale each sentence's loss and gradient, negative ones included") {
+    // Minimum risk training relies on this: the weighted batch must give
+    // Σ_n w_n·(loss, gradient of sentence n alone).
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    const Model model = testing::random_model(config, 171);
+    TrainingBatch batch = tiny_batch(model);
+    batch.weights = {0.7f, -1.3f, 0.0f};
+    TrainingOptions options;
+    options.dropout_embeddings = options.dropout_hidden = 0.0f;
+    Gradients weighted = zero_gradients(model), expected = zero_gradients(model);
+    Random random(1);
+    const BatchLoss loss = forward_backward(model, batch, options, random, weighted);
+    double expected_loss = 0, expected_nll = 0;
+    for (size_t n = 0; n < batch.sources.size(); ++n) {
+        TrainingBatch one;
+        one.sources = {batch.sources[n]};
+        one.targets = {batch.targets[n]};
+        Gradients g = zero_gradients(model);
+        const BatchLoss alone = forward_backward(model, one, options, random, g);
+        expected_loss += batch.weights[n] * alone.loss;
+        expected_nll += alone.nll;  // statistics stay unweighted
+        for (auto& [name, t] : expected)
+            for (int64_t i = 0; i < t.size(); ++i) t[i] += batch.weights[n] * g.at(name)[i];
+    }
+    CHECK(loss.loss == doctest::Approx(expected_loss).epsilon(1e-5));
+    CHECK(loss.nll == doctest::Approx(expected_nll).epsilon(1e-5));
+    CHECK(loss.tokens == batch.target_tokens());
+    for (const auto& [name, t] : expected) {
+        CAPTURE(name);
+        const Tensor& got = weighted.at(name);
+        float largest = 0;
+        for (int64_t i = 0; i < t.size(); ++i) {
+            CAPTURE(i);
+            REQUIRE(std::fabs(got[i] - t[i]) <= 1e-4f * std::fabs(t[i]) + 1e-6f);
+            largest = std::max(largest, std::fabs(t[i]));
+        }
+        CHECK(largest > 0);
+    }
+    batch.weights = {1.0f};
+    CHECK_THROWS_WITH_AS(forward_backward(model, batch, options, random, weighted),
+                         "training batch: 1 sentence weights for 3 sentences", Error);
 }
