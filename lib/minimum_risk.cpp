@@ -22,19 +22,22 @@ std::vector<double> candidate_distribution(const std::vector<double>& log_probs,
     return q;
 }
 
-}  // namespace
-
-double expected_cost(const std::vector<double>& log_probs, const std::vector<double>& costs, double sharpness) {
-    const std::vector<double> q = candidate_distribution(log_probs, sharpness);
+double expectation(const std::vector<double>& q, const std::vector<double>& costs) {
     double risk = 0;
     for (size_t c = 0; c < q.size(); ++c) risk += q[c] * costs[c];
     return risk;
 }
 
+}  // namespace
+
+double expected_cost(const std::vector<double>& log_probs, const std::vector<double>& costs, double sharpness) {
+    return expectation(candidate_distribution(log_probs, sharpness), costs);
+}
+
 std::vector<double> risk_gradient_weights(const std::vector<double>& log_probs, const std::vector<double>& costs,
                                           double sharpness) {
     const std::vector<double> q = candidate_distribution(log_probs, sharpness);
-    const double risk = expected_cost(log_probs, costs, sharpness);
+    const double risk = expectation(q, costs);
     std::vector<double> weights(q.size());
     for (size_t c = 0; c < q.size(); ++c) weights[c] = sharpness * q[c] * (risk - costs[c]);
     return weights;
