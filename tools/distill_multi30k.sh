@@ -35,14 +35,7 @@ tools/check_multi30k.sh "$data" "train.$src" "train.$trg" "val.$src" "val.$trg"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 
-# The teacher's translations, on two threads as the experiment in
-# models/EXPERIMENTS.md made them (written under another name first, so that
-# a killed decode is not kept).
-if [[ ! -f "$out/train.teacher.$trg" ]]; then
-    "$nmt" translate -m "$teacher" -i "$data/train.$src" -o "$out/train.teacher.$trg.tmp" \
-        --beam-size 5 --threads 2 -q
-    mv "$out/train.teacher.$trg.tmp" "$out/train.teacher.$trg"
-fi
+translate_once "$nmt" "$teacher" "$data/train.$src" "$out/train.teacher.$trg"
 cat "$data/train.$src" "$data/train.$src" >"$out/train.kd.$src"
 cat "$data/train.$trg" "$out/train.teacher.$trg" >"$out/train.kd.$trg"
 

@@ -40,17 +40,8 @@ tools/check_multi30k.sh "$data" "train.$src" "train.$trg"
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 
-# translate MODEL INPUT OUTPUT: beam 5, the model's tuned length penalty, two
-# threads (as the experiment in models/EXPERIMENTS.md ran it), written under
-# another name first so that a killed decode is not kept.
-translate() {
-    if [[ ! -f "$3" ]]; then
-        "$nmt" translate -m "$1" -i "$2" -o "$3.tmp" --beam-size 5 --threads 2 -q
-        mv "$3.tmp" "$3"
-    fi
-}
-translate "$forward" "$data/train.$src" "$out/train.forward.$trg"
-translate "$backward" "$data/train.$trg" "$out/train.backward.$src"
+translate_once "$nmt" "$forward" "$data/train.$src" "$out/train.forward.$trg"
+translate_once "$nmt" "$backward" "$data/train.$trg" "$out/train.backward.$src"
 cat "$data/train.$src" "$data/train.$src" "$out/train.backward.$src" >"$out/train.div.$src"
 cat "$data/train.$trg" "$out/train.forward.$trg" "$data/train.$trg" >"$out/train.div.$trg"
 

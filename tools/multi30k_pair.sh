@@ -7,6 +7,7 @@
 # Sets too the recipe's flags that every stage of training shares
 # (tools/train_multi30k.sh, tools/distill_multi30k.sh): recipe_regularisation
 # and recipe_validation, and sampling_flags, the pair's subword sampling.
+# Defines translate_once too, for the scripts that train on a model's output.
 multi30k_pair() {
     case $1 in
         fr | de) src=en trg=$1 ;;
@@ -23,4 +24,15 @@ multi30k_pair() {
         fr) sampling_flags=() ;;
         de) sampling_flags=(--sentencepiece-alphas 0.1) ;;
     esac
+}
+
+# translate_once NMT MODEL INPUT OUTPUT: beam 5, the model's tuned length
+# penalty, two threads (as the experiments in models/EXPERIMENTS.md made their
+# translations), written under another name first so that a killed decode is
+# not kept; an OUTPUT already there is kept.
+translate_once() {
+    if [[ ! -f "$4" ]]; then
+        "$1" translate -m "$2" -i "$3" -o "$4.tmp" --beam-size 5 --threads 2 -q
+        mv "$4.tmp" "$4"
+    fi
 }
