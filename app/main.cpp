@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
     nmt::app::add_info_command(app);
     nmt::app::add_bench_command(app);
     nmt::app::add_convert_command(app);
+    nmt::app::add_average_command(app);
     let_last_value_win(app);
     try {
         app.parse(argc, argv);

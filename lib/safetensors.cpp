@@ -459,4 +459,25 @@ SafetensorsFile read_safetensors(const std::string& path) {
     return file;
 }
 
+std::map<std::string, std::string> read_safetensors_metadata(const std::string& path) {
+    std::FILE* in = std::fopen(path.c_str(), "rb");
+    if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
+    std::vector<uint8_t> bytes(8);
+    bytes.resize(std::fread(bytes.data(), 1, 8, in));
+    if (bytes.size() == 8) {
+        uint64_t length;
+        std::memcpy(&length, bytes.data(), 8);
+        if (length <= kMaxHeaderBytes) {  // else header_length says why
+            bytes.resize(8 + length);
+            bytes.resize(8 + std::fread(bytes.data() + 8, 1, length, in));
+        }
+    }
+    std::fclose(in);
+    // The bytes read so far stand for the file: a short read is a truncated header.
+    const uint64_t length = header_length(path, bytes);
+    const Json header = parse_header(path, bytes, length);
+    auto metadata = header.find("__metadata__");
+    return metadata == header.end() ? std::map<std::string, std::string>{} : parse_metadata(path, *metadata);
+}
+
 }  // namespace nmt

@@ -53,4 +53,8 @@ void write_safetensors(const std::string& path, const SafetensorsFile& file);
 // "PATH: problem" on anything wrong.
 SafetensorsFile read_safetensors(const std::string& path);
 
+// The header's __metadata__ alone (empty when it has none), reading only the
+// header: to tell what kind of file a path holds before loading all of it.
+std::map<std::string, std::string> read_safetensors_metadata(const std::string& path);
+
 }  // namespace nmt

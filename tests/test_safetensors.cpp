@@ -430,3 +430,30 @@ TEST_CASE("safetensors: files from other writers are read") {
     CHECK(file.tensors.at("b").to_float().values == std::vector<float>{1.0f});
     CHECK(file.tensors.at("b").shape.empty());
 }
+
+TEST_CASE("safetensors: the metadata alone is read from the header, which must be whole") {
+    TempDir dir;
+    const std::string good = dir.file("good.safetensors");
+    write_safetensors(good, sample_file());
+    CHECK(read_safetensors_metadata(good) == sample_file().metadata);
+
+    // Only the header is read: a file cut inside its data still gives its metadata.
+    const Bytes whole = read_bytes(good);
+    uint64_t header = 0;
+    for (int i = 0; i < 8; ++i) header |= uint64_t{whole[i]} << (8 * i);
+    const std::string cut = dir.file("cut.safetensors");
+    write_bytes(cut, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(8 + header + 1)));
+    CHECK(read_safetensors_metadata(cut) == sample_file().metadata);
+
+    for (size_t length : {size_t{0}, size_t{5}, size_t{8 + header - 1}}) {
+        write_bytes(cut, Bytes(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(length)));
+        const std::string message = testing::error_of([&] { read_safetensors_metadata(cut); });
+        CAPTURE(length);
+        CHECK(message.rfind(cut + ": truncated", 0) == 0);
+    }
+    write_bytes(cut, file_with_header("{}", {}));
+    CHECK(read_safetensors_metadata(cut).empty());
+    write_bytes(cut, file_with_header("[1]", {}));
+    CHECK(contains(testing::error_of([&] { read_safetensors_metadata(cut); }), "header is not a JSON object"));
+    CHECK(contains(testing::error_of([&] { read_safetensors_metadata(dir.file("absent")); }), "cannot open"));
+}
