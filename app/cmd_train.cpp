@@ -357,8 +357,8 @@ void add_train_command(CLI::App& app) {
         ->capture_default_str();
     optimiser->add_option("--lr-decay", c->lr_decay,
                           "invsqrt: lr·sqrt(warmup/step) after warm-up; plateau: lr × --lr-decay-factor after "
-                          "each validation without improvement")
-        ->check(CLI::IsMember({"invsqrt", "plateau"}))
+                          "each validation without improvement; invsqrt+plateau: both")
+        ->check(CLI::IsMember({"invsqrt", "plateau", "invsqrt+plateau"}))
         ->capture_default_str();
     optimiser->add_option("--lr-decay-factor", o.lr_decay_factor, "Plateau decay factor")
         ->check(CLI::Range(0.0, 1.0))

@@ -49,17 +49,27 @@ void Adam::update(Model& model, const Gradients& gradients, double lr) {
 LrDecay parse_lr_decay(const std::string& name) {
     if (name == "invsqrt") return LrDecay::InverseSqrt;
     if (name == "plateau") return LrDecay::Plateau;
-    throw Error("--lr-decay: unknown schedule '" + name + "' (expected invsqrt or plateau)");
+    if (name == "invsqrt+plateau") return LrDecay::InverseSqrtPlateau;
+    throw Error("--lr-decay: unknown schedule '" + name + "' (expected invsqrt, plateau or invsqrt+plateau)");
 }
 
-std::string to_string(LrDecay decay) { return decay == LrDecay::InverseSqrt ? "invsqrt" : "plateau"; }
+std::string to_string(LrDecay decay) {
+    switch (decay) {
+        case LrDecay::InverseSqrt: return "invsqrt";
+        case LrDecay::Plateau: return "plateau";
+        case LrDecay::InverseSqrtPlateau: return "invsqrt+plateau";
+    }
+    return "?";
+}
+
+bool cuts_on_plateau(LrDecay decay) { return decay != LrDecay::InverseSqrt; }
 
 double LrSchedule::rate(int64_t step, double plateau_scale) const {
     step = std::max<int64_t>(step, 1);
     if (warmup > 0 && step <= warmup) return base * static_cast<double>(step) / static_cast<double>(warmup);
-    if (decay == LrDecay::Plateau) return base * plateau_scale;
-    if (warmup == 0) return base;
-    return base * std::sqrt(static_cast<double>(warmup) / static_cast<double>(step));
+    const bool inverse_sqrt = decay != LrDecay::Plateau && warmup > 0;
+    const double decayed = inverse_sqrt ? base * std::sqrt(static_cast<double>(warmup) / static_cast<double>(step)) : base;
+    return cuts_on_plateau(decay) ? decayed * plateau_scale : decayed;
 }
 
 double scale_and_clip(Gradients& gradients, double scale, double clip_norm) {

@@ -41,9 +41,13 @@ private:
     int64_t steps_ = 0;
 };
 
-enum class LrDecay { InverseSqrt, Plateau };
-LrDecay parse_lr_decay(const std::string& name);  // "invsqrt" or "plateau"; throws nmt::Error
+// InverseSqrtPlateau is both at once, as Marian's --lr-decay-inv-sqrt with
+// --lr-decay-strategy stalled: the classic RNN halving on a stall, on top of
+// the decay that carries a run until its first stall.
+enum class LrDecay { InverseSqrt, Plateau, InverseSqrtPlateau };
+LrDecay parse_lr_decay(const std::string& name);  // "invsqrt", "plateau" or "invsqrt+plateau"; throws nmt::Error
 std::string to_string(LrDecay decay);
+bool cuts_on_plateau(LrDecay decay);  // whether validations without improvement scale the rate
 
 struct LrSchedule {
     double base = 1e-3;
@@ -53,7 +57,7 @@ struct LrSchedule {
     // The rate for update number `step` (1-based). Warm-up: base·step/warmup.
     // After it, invsqrt: base·√(warmup/step) (constant base when warmup is 0);
     // plateau: base·plateau_scale, the scale being cut by the trainer each time
-    // validation does not improve.
+    // validation does not improve; invsqrt+plateau: base·√(warmup/step)·plateau_scale.
     double rate(int64_t step, double plateau_scale = 1.0) const;
 };
 

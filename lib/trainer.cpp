@@ -307,7 +307,7 @@ void TrainingRun::validate_and_save(bool scheduled) {
         state_.stalled_validations = 0;
     } else if (scheduled) {
         ++state_.stalled_validations;
-        if (options_.lr.decay == LrDecay::Plateau) state_.lr_scale *= options_.lr_decay_factor;
+        if (cuts_on_plateau(options_.lr.decay)) state_.lr_scale *= options_.lr_decay_factor;
     }
     nlohmann::json record = {{"type", "validation"},
                              {"step", state_.step},
@@ -337,7 +337,7 @@ void TrainingRun::validate_and_save(bool scheduled) {
     } else {
         line << " | best " << fixed(state_.best_score, 4) << " at step " << state_.best_step << ", "
              << state_.stalled_validations << " without improvement";
-        if (options_.lr.decay == LrDecay::Plateau) line << ", lr x" << fixed(state_.lr_scale, 4);
+        if (cuts_on_plateau(options_.lr.decay)) line << ", lr x" << fixed(state_.lr_scale, 4);
     }
     line << " | " << fixed(scores.seconds, 1) << " s";
     log_.line(line.str());

@@ -237,6 +237,14 @@ TEST_CASE("training loop: learning rate warm-up, inverse square root decay and p
     CHECK(plateau.rate(500) == doctest::Approx(2e-3));
     CHECK(plateau.rate(500, 0.25) == doctest::Approx(5e-4));
     CHECK(parse_lr_decay("plateau") == LrDecay::Plateau);
+    LrSchedule both{1e-3, 100, LrDecay::InverseSqrtPlateau};
+    CHECK(both.rate(50, 0.5) == doctest::Approx(5e-4));  // warm-up is not scaled
+    CHECK(both.rate(400) == doctest::Approx(5e-4));
+    CHECK(both.rate(400, 0.25) == doctest::Approx(1.25e-4));
+    for (LrDecay decay : {LrDecay::InverseSqrt, LrDecay::Plateau, LrDecay::InverseSqrtPlateau})
+        CHECK(parse_lr_decay(to_string(decay)) == decay);
+    CHECK(!cuts_on_plateau(LrDecay::InverseSqrt));
+    CHECK(cuts_on_plateau(LrDecay::InverseSqrtPlateau));
     CHECK(error_of([] { parse_lr_decay("cosine"); }).find("--lr-decay") != std::string::npos);
 }
 
@@ -350,9 +358,13 @@ TEST_CASE("training loop: durations for --max-time") {
     CHECK(format_duration(7) == "0:00:07");
 }
 
-TEST_CASE("training loop: an interrupted and resumed run ends with the same parameters as an uninterrupted one") {
+namespace {
+
+// A toy run's options: 60 lines of words and the same words reversed
+// (written once), validated on their first 8 lines.
+TrainerOptions toy_run_options() {
     const auto source = temp_path("loop.src"), target = temp_path("loop.tgt");
-    {
+    if (!fs::exists(target)) {
         std::ofstream s(source), t(target);
         Random random(17);
         const char* words[] = {"the", "cat", "sat", "on", "mat", "a", "dog", "runs", "in", "park"};
@@ -367,8 +379,6 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
             t << b << "\n";
         }
     }
-    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
-    const Model initial = testing::random_model(config, 31, 40);
     TrainerOptions options;
     options.train_source = options.valid_source = source.string();
     options.train_target = options.valid_target = target.string();
@@ -382,6 +392,46 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     options.valid_lines = 8;
     options.max_steps = 10;
     options.patience = 0;
+    return options;
+}
+
+}  // namespace
+
+TEST_CASE("training loop: validations without improvement cut the rate under the plateau schedules only") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    for (LrDecay decay : {LrDecay::InverseSqrt, LrDecay::Plateau, LrDecay::InverseSqrtPlateau}) {
+        CAPTURE(to_string(decay));
+        Model model = testing::random_model(config, 31, 40);
+        TrainerOptions options = toy_run_options();
+        // A rate far below a float's resolution at these weights: they do not
+        // move, so no validation after the first improves on it.
+        options.lr = {1e-12, 0, decay};
+        options.lr_decay_factor = 0.5;
+        options.valid_every = 2;
+        options.max_steps = 8;
+        options.output = temp_path("plateau-" + to_string(decay) + ".nmt").string();
+        Adam adam(model, options.adam);
+        ParameterAverage average;
+        TrainingState state = initial_training_state(options.seed);
+        TrainingLog log("", "", false, nullptr);
+        train(model, adam, average, state, options, log);
+        std::vector<double> scales;
+        for (const auto& record : state.history) {
+            CHECK(record.at("improved") == (scales.empty()));
+            scales.push_back(record.at("lr_scale").get<double>());
+        }
+        REQUIRE(scales.size() == 4);
+        const std::vector<double> expected =
+            cuts_on_plateau(decay) ? std::vector<double>{1, 0.5, 0.25, 0.125} : std::vector<double>{1, 1, 1, 1};
+        CHECK(scales == expected);
+        CHECK(state.lr_scale == expected.back());
+    }
+}
+
+TEST_CASE("training loop: an interrupted and resumed run ends with the same parameters as an uninterrupted one") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    const Model initial = testing::random_model(config, 31, 40);
+    TrainerOptions options = toy_run_options();
     options.exponential_smoothing = 0.2;
 
     auto copy_of = [&] {
@@ -430,7 +480,7 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     // The training made progress, and the best model file is a loadable model with provenance.
     const Model best = load_model(straight.output);
     CHECK(best.provenance.at("trained") == true);
-    CHECK(best.provenance.at("data").at("train_source_sha256") == sha256_file(source.string()));
+    CHECK(best.provenance.at("data").at("train_source_sha256") == sha256_file(options.train_source));
     CHECK(a.state.history.size() >= 2);
 
     // What is saved is the average: without a validation set the output is the latest model.
