@@ -25,8 +25,10 @@ void add_average_command(CLI::App& app) {
         Model model = average_model_files(o->inputs);
         model.provenance["created_by"] = std::string("nmt average ") + NMT_VERSION;
         save_model(o->output, model, parse_storage(o->storage));
-        std::cerr << "wrote " << o->output << ": the mean of " << o->inputs.size() << " snapshots (" << o->storage
-                  << " weights)\n";
+        const size_t n = o->inputs.size();
+        std::cerr << "wrote " << o->output << ": "
+                  << (n == 1 ? std::string("one snapshot") : "the mean of " + std::to_string(n) + " snapshots") << " ("
+                  << o->storage << " weights)\n";
     });
 }
 
