@@ -102,6 +102,12 @@ void save_checkpoint(const std::string& path, const Model& model, const Adam& ad
     write_safetensors(path, file);
 }
 
+bool is_checkpoint_file(const std::string& path) {
+    const auto metadata = read_safetensors_metadata(path);
+    const auto format = metadata.find("format");
+    return format != metadata.end() && format->second == kFormat;
+}
+
 Checkpoint load_checkpoint(const std::string& path) {
     SafetensorsFile file = read_safetensors(path);
     auto meta = [&](const std::string& key) -> const std::string& {

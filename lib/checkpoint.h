@@ -59,5 +59,8 @@ void save_checkpoint(const std::string& path, const Model& model, const Adam& ad
                      const TrainingState& state);
 // Throws nmt::Error naming the file when it is not a checkpoint or does not fit together.
 Checkpoint load_checkpoint(const std::string& path);
+// Whether the file's header says it is a checkpoint (reads the header only;
+// throws nmt::Error naming the file when it is not a safetensors file at all).
+bool is_checkpoint_file(const std::string& path);
 
 }  // namespace nmt

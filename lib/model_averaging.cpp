@@ -11,12 +11,6 @@ namespace nmt {
 
 namespace {
 
-bool is_training_checkpoint(const std::string& path) {
-    const auto metadata = read_safetensors_metadata(path);
-    const auto format = metadata.find("format");
-    return format != metadata.end() && format->second == "nmt-checkpoint";
-}
-
 // The same architecture and vocabularies, so that weights of one name mean the same thing.
 void require_same_model(const Model& first, const std::string& first_path, const Model& other,
                         const std::string& path) {
@@ -30,7 +24,7 @@ void require_same_model(const Model& first, const std::string& first_path, const
 }  // namespace
 
 Model load_weights_for_averaging(const std::string& path) {
-    if (!is_training_checkpoint(path)) return load_model(path);
+    if (!is_checkpoint_file(path)) return load_model(path);
     Checkpoint checkpoint = load_checkpoint(path);
     if (!checkpoint.average.empty()) checkpoint.average.swap_with(checkpoint.model);
     // A checkpoint's provenance is the run's, as of its last saved model:
