@@ -28,6 +28,9 @@ void ArchitectureOptions::add_to(CLI::App& c) {
         "Both of the above: one table for source, target and output");
     g->add_flag("--layer-normalization,--layer-norm", config.layer_norm,
                 "Layer-normalise every RNN cell's input and recurrent products, per gate");
+    g->add_flag("--lexical-model", config.lexical_model,
+                "Add the attention-weighted source embeddings to the deep output through a learnt matrix (after "
+                "Nguyen & Chiang 2018; bahdanau and conditional decoders)");
     g->add_option("--dim-emb", config.dim_emb, "Embedding size (and deep output size)")->capture_default_str();
     g->add_option("--dim-rnn", config.dim_rnn, "Encoder state size per direction")->capture_default_str();
     g->add_option("--dim-dec", config.dim_dec, "Decoder state size")->capture_default_str();

@@ -40,6 +40,7 @@ void add_info_command(CLI::App& app) {
                   << (cfg.decoder_style == DecoderStyle::Luong ? (cfg.input_feeding ? ", input feeding" : ", no input feeding") : "")
                   << (cfg.tied_embeddings ? ", tied embeddings" : "") << "\n"
                   << (cfg.layer_norm ? "cells:       layer-normalised (input and recurrent products, per gate)\n" : "")
+                  << (cfg.lexical_model ? "output:      lexical model (attention-weighted source embeddings)\n" : "")
                   << "decoding:    " << (model.decoding.empty() ? "(defaults)" : model.decoding.dump()) << "\n"
                   << "provenance:  " << model.provenance.dump() << "\n";
     });

@@ -68,11 +68,36 @@ void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
     if (lstm) std::swap(state.cell, new_cell_);
 }
 
-void Decoder::output_layer(const Tensor& features, Tensor& log_probs) {
-    const int64_t M = features.rows(), E = config_.dim_emb, V = config_.target_vocab_size;
-    output_.resize({M, E});
-    linear(features.data(), M, model_.param("decoder.output.W"), &model_.param("decoder.output.b"), output_.data());
+void Decoder::deep_output(const Tensor& features) {
+    output_.resize({features.rows(), config_.dim_emb});
+    linear(features.data(), features.rows(), model_.param("decoder.output.W"), &model_.param("decoder.output.b"),
+           output_.data());
     tanh_inplace(output_.data(), output_.size());
+}
+
+// o_t += W_ℓ ℓ_t, where ℓ_t = Σ_j α_tj x_j over the row's own sentence.
+void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention) {
+    const int64_t M = state.rows(), E = config_.dim_emb;
+    lexical_.resize({M, E});
+    lexical_.fill(0.0f);
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; ++m) {
+        const int s = state.sentence[m];
+        const float* alpha = attention.row(m);
+        float* l = lexical_.row(m);
+        for (int64_t j = 0; j < batch.lengths[s]; ++j) {
+            const float a = alpha[j];
+            const float* x = batch.embedding(s, j);
+#pragma omp simd
+            for (int64_t k = 0; k < E; ++k) l[k] += a * x[k];
+        }
+    }
+    gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, model_.param("decoder.lexical.W").data(), E, 1.0f,
+         output_.data(), E);
+}
+
+void Decoder::vocabulary_projection(Tensor& log_probs) {
+    const int64_t M = output_.rows(), V = config_.target_vocab_size;
     log_probs.resize({M, V});
     const Tensor* bias = &model_.param("decoder.vocab.b");
     if (config_.tied_embeddings)
@@ -114,7 +139,9 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
             std::memcpy(f, state.hidden.row(m), D * sizeof(float));
             std::memcpy(f + D, context_.row(m), C * sizeof(float));
         }
-        output_layer(features_, log_probs);
+        deep_output(features_);
+        if (config_.lexical_model) add_lexical_output(batch, state, attention);
+        vocabulary_projection(log_probs);
         return;
     }
     const bool feeding = config_.input_feeding;
@@ -130,7 +157,8 @@ void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* pr
         std::memcpy(features_.row(m), context_.row(m), C * sizeof(float));
         std::memcpy(features_.row(m) + C, state.hidden.row(m), D * sizeof(float));
     }
-    output_layer(features_, log_probs);
+    deep_output(features_);
+    vocabulary_projection(log_probs);
     if (feeding) state.feed = output_;
 }
 

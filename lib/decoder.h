@@ -7,6 +7,8 @@
 //   conditional: s'_t = RNN₁(E y_{t−1}, s_{t−1}); c_t = attend(s'_t);
 //                s_t = RNN₂(c_t, s'_t); o_t as bahdanau
 //                (an LSTM cell state passes through both cells the same way)
+//   lexical model (bahdanau, conditional): o_t += W_ℓ Σ_j α_tj x_j, the
+//                attention-weighted source embeddings (model_config.h)
 // then log p(y_t) = log_softmax(W_v o_t + b_v).
 #pragma once
 #include <optional>
@@ -47,7 +49,10 @@ public:
 private:
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
     void rnn(const CellWeights& cell, DecoderState& state, int64_t M);
-    void output_layer(const Tensor& features, Tensor& log_probs);
+    // output_ = tanh(W_o features + b_o), then log_probs from output_.
+    void deep_output(const Tensor& features);
+    void add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention);
+    void vocabulary_projection(Tensor& log_probs);
 
     const Model& model_;
     const ModelConfig& config_;
@@ -58,7 +63,7 @@ private:
     const std::optional<CellWeights> rnn2_weights_;  // conditional style only
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.
-    Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_;
+    Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_, lexical_;
 };
 
 }  // namespace nmt

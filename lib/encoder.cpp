@@ -80,6 +80,13 @@ EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
             std::memcpy(out.states.data() + (n * T + t) * C, layer_a_.data() + (t * N + n) * C, C * sizeof(float));
     initial_state(out);
     attention_keys(out);
+    if (c.lexical_model) {
+        const int64_t E = c.dim_emb;
+        out.embeddings = Tensor({N, T, E});
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t t = 0; t < out.lengths[n]; ++t)
+                std::memcpy(out.embeddings.data() + (n * T + t) * E, embedded_.data() + (t * N + n) * E, E * sizeof(float));
+    }
     return out;
 }
 

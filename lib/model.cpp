@@ -74,6 +74,7 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     if (conditional) add_cell(s, "decoder.rnn2", C, D, c.gates(c.decoder_cell), ln);
     s["decoder.output.W"] = {luong ? C + D : D + C + E, E};
     s["decoder.output.b"] = {E};
+    if (c.lexical_model) s["decoder.lexical.W"] = {E, E};
     if (!c.tied_embeddings) s["decoder.vocab.W"] = {E, c.target_vocab_size};
     s["decoder.vocab.b"] = {c.target_vocab_size};
     return s;

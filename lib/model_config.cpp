@@ -78,6 +78,8 @@ void ModelConfig::validate() const {
         throw Error("model configuration: tied source embeddings need one joint vocabulary, but the source has " +
                     std::to_string(source_vocab_size) + " pieces and the target " +
                     std::to_string(target_vocab_size));
+    if (lexical_model && decoder_style == DecoderStyle::Luong)
+        throw Error("model configuration: the lexical model needs the bahdanau or conditional decoder style, not luong");
 }
 
 nlohmann::json to_json(const ModelConfig& c) {
@@ -102,6 +104,7 @@ nlohmann::json to_json(const ModelConfig& c) {
     // Written only when set, so that models without them keep their exact bytes.
     if (c.tied_source_embeddings) j["tied_source_embeddings"] = true;
     if (c.layer_norm) j["layer_norm"] = true;
+    if (c.lexical_model) j["lexical_model"] = true;
     return j;
 }
 
@@ -130,6 +133,7 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     get("tied_embeddings", c.tied_embeddings);
     if (j.contains("tied_source_embeddings")) get("tied_source_embeddings", c.tied_source_embeddings);
     if (j.contains("layer_norm")) get("layer_norm", c.layer_norm);
+    if (j.contains("lexical_model")) get("lexical_model", c.lexical_model);
     get("dim_emb", c.dim_emb);
     get("dim_rnn", c.dim_rnn);
     get("dim_dec", c.dim_dec);

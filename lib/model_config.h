@@ -31,6 +31,13 @@ struct ModelConfig {
     // Every RNN cell normalises its input and recurrent products per gate
     // (Marian's --layer-normalization; the equations are in rnn_cell.h).
     bool layer_norm = false;
+    // A lexical model (after Nguyen & Chiang 2018): the attention-weighted
+    // average of the source *embeddings*, ℓ_t = Σ_j α_tj x_j, is added to the
+    // deep output through W_ℓ, o_t = tanh(W_o [s_t; c_t; E y_{t−1}] + b_o) + W_ℓ ℓ_t,
+    // so that each source word's identity reaches the softmax in one linear
+    // step (a learnt lexical translation table, weighted by attention) instead
+    // of only through the encoder's states. Bahdanau and conditional decoders.
+    bool lexical_model = false;
     int dim_emb = 256;
     int dim_rnn = 256;   // encoder state per direction
     int dim_dec = 512;   // decoder state

@@ -142,6 +142,13 @@ private:
                 std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
         dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, *random_, source_mask_);
         drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, *random_);
+        if (c_.lexical_model) {  // the lexical model reads x_j as the encoder does, dropout included
+            lexical_source_.zero({N_, T_, E});
+            for (int64_t n = 0; n < N_; ++n)
+                for (int64_t t = 0; t < src_len_[n]; ++t)
+                    std::memcpy(lexical_source_.data() + (n * T_ + t) * E, source_embedded_.data() + (t * N_ + n) * E,
+                                E * sizeof(float));
+        }
         forward_->reset(T_, N_);
         backward_->reset(T_, N_);
         forward_->drop_recurrent(opt_.dropout_rnn, *random_);
@@ -240,10 +247,21 @@ private:
             std::memset(ctx, 0, C * sizeof(float));
             for (int64_t j = 0; j < len; ++j)
                 for (int64_t i = 0; i < C; ++i) ctx[i] += alpha[j] * state(n, j)[i];
+            if (c_.lexical_model) {  // ℓ_t = Σ_j α_tj x_j
+                const int64_t E = c_.dim_emb;
+                float* l = lexical_.row(r);
+                std::memset(l, 0, E * sizeof(float));
+                for (int64_t j = 0; j < len; ++j)
+                    for (int64_t k = 0; k < E; ++k) l[k] += alpha[j] * lexical_source(n, j)[k];
+            }
         }
     }
+    const float* lexical_source(int64_t n, int64_t t) const {
+        return lexical_source_.data() + (n * T_ + t) * c_.dim_emb;
+    }
 
-    // From d(context) of step t: gradients on states, keys, v, and on the query (returned in dq).
+    // From d(context) of step t (and, with the lexical model, d(ℓ_t) in d_lexical_): gradients on
+    // states, keys, v, source embeddings, and on the query (returned in dq).
     void attend_backward(int64_t t, const float* dctx, float* dq) {
         const int64_t C = c_.dim_context(), A = c_.dim_attention, D = c_.dim_dec, K = key_size();
         const bool additive = c_.attention == AttentionType::Additive;
@@ -264,6 +282,22 @@ private:
                 dot_sum += alpha[j] * s;
                 float* ds = dstates_.data() + (n * T_ + j) * C;
                 for (int64_t i = 0; i < C; ++i) ds[i] += alpha[j] * dc[i];
+            }
+            if (c_.lexical_model) {
+                const int64_t E = c_.dim_emb;
+                const float* dl = d_lexical_.row(r);
+                dot_sum = 0;
+                for (int64_t j = 0; j < len; ++j) {
+                    const float* x = lexical_source(n, j);
+                    float* dx = d_lexical_source_.data() + (n * T_ + j) * E;
+                    float s = 0;
+                    for (int64_t k = 0; k < E; ++k) {
+                        s += dl[k] * x[k];
+                        dx[k] += alpha[j] * dl[k];
+                    }
+                    dalpha[j] += s;
+                    dot_sum += alpha[j] * dalpha[j];
+                }
             }
             for (int64_t j = 0; j < len; ++j) de[j] = alpha[j] * (dalpha[j] - dot_sum);
             float* dk = dkeys_.data() + n * T_ * K;
@@ -323,6 +357,7 @@ private:
         projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
         weights_.zero({M, T_});
         context_.zero({M, C});
+        if (c_.lexical_model) lexical_.zero({M, E});
         if (c_.attention == AttentionType::Additive) energies_.zero({M, T_ * c_.dim_attention});
         features_.zero({M, luong ? C + D : D + C + E});
         output_.zero({M, E});
@@ -382,7 +417,10 @@ private:
             linear(features_.data(), M, p("decoder.output.W"), &p("decoder.output.b"), output_.data());
             tanh_inplace(output_.data(), output_.size());
         }
-        output_dropped_ = output_;
+        output_dropped_ = output_;  // output_ keeps tanh's values for its backward pass
+        if (c_.lexical_model)  // o_t += ℓ_t W_ℓ
+            gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, p("decoder.lexical.W").data(), E, 1.0f,
+                 output_dropped_.data(), E);
         dropout(output_dropped_.data(), output_dropped_.size(), opt_.dropout_hidden, *random_, output_mask_);
     }
 
@@ -452,6 +490,12 @@ private:
                             &grad("decoder.vocab.b"), d_output.data());
         }
         multiply(d_output.data(), output_mask_);
+        if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ (attend_backward takes it on)
+            d_lexical_.zero({M, E});
+            d_lexical_source_.zero({N_, T_, E});
+            linear_backward(lexical_.data(), d_output.data(), M, p("decoder.lexical.W"), &grad("decoder.lexical.W"),
+                            nullptr, d_lexical_.data());
+        }
 
         dstates_.zero(states_.shape);
         dkeys_.zero(keys().shape);
@@ -628,6 +672,10 @@ private:
                 const float* b = dx_backward.row(rev(n, t) * N_ + n);
                 const float* mask = source_mask_.data() + (t * N_ + n) * E;
                 for (int64_t k = 0; k < E; ++k) row[k] += (a[k] + b[k]) * mask[k];
+                if (c_.lexical_model) {
+                    const float* l = d_lexical_source_.data() + (n * T_ + t) * E;
+                    for (int64_t k = 0; k < E; ++k) row[k] += l[k] * mask[k];
+                }
             }
     }
 
@@ -655,6 +703,7 @@ private:
     std::vector<std::unique_ptr<CellRun>> upper_;
     Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;
     Tensor output_, output_dropped_, output_mask_, logits_;
+    Tensor lexical_source_, lexical_, d_lexical_, d_lexical_source_;  // lexical model only: x_j [N,T,E], ℓ_t, their gradients
     Tensor dstates_, dkeys_, dprojected_, d_initial_;
     std::map<std::string, Tensor> scratch_;  // large per-batch buffers, kept so later batches do not allocate
 };

@@ -1,6 +1,7 @@
 #include "reference.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace nmt::reference {
 
@@ -190,7 +191,14 @@ Vec context(const Mat& states, const Vec& weights) {
     return c;
 }
 
-Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention) {
+Mat source_embeddings(const Model& model, const std::vector<int>& ids) {
+    Mat out;
+    for (int id : ids) out.push_back(row_of(model.param(model.config.source_embeddings()), id));
+    return out;
+}
+
+Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention,
+                 const Mat* embeddings) {
     const auto& cfg = model.config;
     const Vec y = row_of(model.param("target.embeddings"), previous_token);
     if (row.cell.empty()) row.cell.assign(cfg.dim_dec, 0.0f);
@@ -217,6 +225,12 @@ Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int pre
         out = tanh_of(linear(concat({c, row.hidden}), model.param("decoder.output.W"),
                              &model.param("decoder.output.b")));
         row.feed = out;
+    }
+    if (cfg.lexical_model) {  // o_t += W_ℓ Σ_j α_tj x_j
+        if (!embeddings) throw std::logic_error("reference::decoder_step: a lexical model needs the source embeddings");
+        const Vec lexical = context(*embeddings, attention);
+        const Vec added = linear(lexical, model.param("decoder.lexical.W"));
+        for (size_t k = 0; k < out.size(); ++k) out[k] += added[k];
     }
     Vec logits = cfg.tied_embeddings ? linear_t(out, model.param("target.embeddings"))
                                      : linear(out, model.param("decoder.vocab.W"));

@@ -35,7 +35,12 @@ struct DecoderRow {
     Vec hidden, cell, feed;
 };
 
-// One decoder step for one hypothesis: returns log-probabilities; fills the attention row.
-Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention);
+// The source embeddings x_j of one sentence (what the lexical model averages).
+Mat source_embeddings(const Model& model, const std::vector<int>& ids);
+
+// One decoder step for one hypothesis: returns log-probabilities; fills the
+// attention row. A lexical model needs the sentence's source embeddings.
+Vec decoder_step(const Model& model, const Mat& states, DecoderRow& row, int previous_token, Vec& attention,
+                 const Mat* embeddings = nullptr);
 
 }  // namespace nmt::reference

@@ -176,13 +176,14 @@ TEST_CASE("beam search: beam size 1 is greedy decoding") {
         const auto found = beam_search(steps, batch.lengths, bos, eos, options);
         // Greedy with the reference model.
         const auto states = reference::encode(model, source);
+        const auto embeddings = reference::source_embeddings(model, source);
         reference::DecoderRow row{reference::initial_state(model, states), {}, {}};
         std::vector<int> greedy;
         int previous = bos;
         const int max_length = int(std::ceil(options.max_length_factor * source.size())) + options.max_length_extra;
         for (int t = 0; t < max_length; ++t) {
             reference::Vec att;
-            const auto lp = reference::decoder_step(model, states, row, previous, att);
+            const auto lp = reference::decoder_step(model, states, row, previous, att, &embeddings);
             previous = int(std::max_element(lp.begin(), lp.end()) - lp.begin());
             if (previous == eos) break;
             greedy.push_back(previous);

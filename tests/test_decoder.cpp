@@ -24,10 +24,11 @@ TEST_CASE("decoder: several steps over a batch equal the reference, for every ar
         DecoderState state = decoder.start(batch);
         // Reorder and duplicate rows the way beam search does.
         decoder.select_rows(state, {2, 0, 0, 1});
-        std::vector<reference::Mat> states;
+        std::vector<reference::Mat> states, embeddings;
         std::vector<reference::DecoderRow> rows;
         for (int s : {2, 0, 0, 1}) {
             states.push_back(reference::encode(model, sentences[s]));
+            embeddings.push_back(reference::source_embeddings(model, sentences[s]));
             rows.push_back({reference::initial_state(model, states.back()), {}, {}});
         }
         Random random(5);
@@ -38,7 +39,7 @@ TEST_CASE("decoder: several steps over a batch equal the reference, for every ar
             decoder.step(batch, state, tokens.data(), log_probs, attention);
             for (int r = 0; r < 4; ++r) {
                 reference::Vec alpha;
-                const auto expected = reference::decoder_step(model, states[r], rows[r], tokens[r], alpha);
+                const auto expected = reference::decoder_step(model, states[r], rows[r], tokens[r], alpha, &embeddings[r]);
                 for (int64_t v = 0; v < model.config.target_vocab_size; ++v) REQUIRE(close(log_probs.row(r)[v], expected[v]));
                 double sum = 0;
                 for (int64_t j = 0; j < batch.max_length; ++j) {

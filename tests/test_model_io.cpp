@@ -126,6 +126,27 @@ TEST_CASE("model io: layer-normalised cells get gains that start at one, survive
     CHECK(message.find("decoder.rnn.ln_h") != std::string::npos);
 }
 
+TEST_CASE("model io: a lexical model keeps its projection through a round trip, and needs a non-Luong decoder") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    config.lexical_model = true;
+    Model model = testing::random_model(config, 9);
+    REQUIRE(model.has("decoder.lexical.W"));
+    CHECK(model.param("decoder.lexical.W").shape == Shape{config.dim_emb, config.dim_emb});
+    const auto path = temp_path("lexical.nmt").string();
+    save_model(path, model);
+    Model loaded = load_model(path);
+    CHECK(loaded.config.lexical_model);
+    CHECK(loaded.param("decoder.lexical.W").values == model.param("decoder.lexical.W").values);
+
+    const auto plain = plain_config_json();
+    CHECK(!plain.contains("lexical_model"));
+    CHECK(!config_from_json(plain).lexical_model);
+
+    ModelConfig luong = model.config;
+    luong.decoder_style = DecoderStyle::Luong;
+    CHECK(error_of([&] { luong.validate(); }).find("lexical model") != std::string::npos);
+}
+
 TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refused with the file named") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 91);

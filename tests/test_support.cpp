@@ -119,6 +119,13 @@ std::vector<ModelConfig> all_architectures() {
         ln.encoder_depth = 3;
         out.push_back(ln);
     }
+    // The lexical model: both decoder styles it serves, tied and untied tables.
+    ModelConfig lexical = small_config(CellType::GRU, CellType::LSTM, DecoderStyle::Bahdanau, AttentionType::General);
+    lexical.lexical_model = true;
+    out.push_back(lexical);
+    ModelConfig lexical_tied = small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    lexical_tied.lexical_model = lexical_tied.tied_embeddings = lexical_tied.tied_source_embeddings = true;
+    out.push_back(lexical_tied);
     return out;
 }
 
@@ -126,7 +133,7 @@ std::string describe(const ModelConfig& c) {
     return "enc=" + to_string(c.encoder_cell) + " dec=" + to_string(c.decoder_cell) + " style=" +
            to_string(c.decoder_style) + " att=" + to_string(c.attention) + (c.input_feeding ? "" : " no-feeding") +
            (c.tied_embeddings ? " tied" : "") + (c.tied_source_embeddings ? " tied-src" : "") +
-           (c.layer_norm ? " layer-norm" : "") + " depth=" + std::to_string(c.encoder_depth);
+           (c.layer_norm ? " layer-norm" : "") + (c.lexical_model ? " lexical" : "") + " depth=" + std::to_string(c.encoder_depth);
 }
 
 std::vector<float> random_vector(size_t n, uint64_t seed, float scale) {
