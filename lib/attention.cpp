@@ -5,6 +5,7 @@
 
 #include "fast_math.h"
 #include "gemm.h"
+#include "weighted_sum.h"
 
 namespace nmt {
 
@@ -70,14 +71,7 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
         float* alpha = weights + m * T;
         scores(batch, projected_.row(m), s, alpha, scratch_.row(m));
         softmax_inplace(alpha, T, len);
-        float* c = context + m * C;
-        std::memset(c, 0, C * sizeof(float));
-        for (int64_t j = 0; j < len; ++j) {
-            const float a = alpha[j];
-            const float* h = batch.state(s, j);
-#pragma omp simd
-            for (int64_t k = 0; k < C; ++k) c[k] += a * h[k];
-        }
+        weighted_row_sum(alpha, len, batch.state(s, 0), C, C, context + m * C);
     }
 }
 

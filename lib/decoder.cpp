@@ -4,6 +4,7 @@
 
 #include "fast_math.h"
 #include "gemm.h"
+#include "weighted_sum.h"
 
 namespace nmt {
 
@@ -79,18 +80,10 @@ void Decoder::deep_output(const Tensor& features) {
 void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention) {
     const int64_t M = state.rows(), E = config_.dim_emb;
     lexical_.resize({M, E});
-    lexical_.fill(0.0f);
 #pragma omp parallel for schedule(static)
     for (int64_t m = 0; m < M; ++m) {
         const int s = state.sentence[m];
-        const float* alpha = attention.row(m);
-        float* l = lexical_.row(m);
-        for (int64_t j = 0; j < batch.lengths[s]; ++j) {
-            const float a = alpha[j];
-            const float* x = batch.embedding(s, j);
-#pragma omp simd
-            for (int64_t k = 0; k < E; ++k) l[k] += a * x[k];
-        }
+        weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
     }
     gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, model_.param("decoder.lexical.W").data(), E, 1.0f,
          output_.data(), E);

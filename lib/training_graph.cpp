@@ -8,6 +8,7 @@
 #include "error.h"
 #include "fast_math.h"
 #include "gemm.h"
+#include "weighted_sum.h"
 
 namespace nmt {
 
@@ -142,13 +143,6 @@ private:
                 std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
         dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, *random_, source_mask_);
         drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, *random_);
-        if (c_.lexical_model) {  // the lexical model reads x_j as the encoder does, dropout included
-            lexical_source_.zero({N_, T_, E});
-            for (int64_t n = 0; n < N_; ++n)
-                for (int64_t t = 0; t < src_len_[n]; ++t)
-                    std::memcpy(lexical_source_.data() + (n * T_ + t) * E, source_embedded_.data() + (t * N_ + n) * E,
-                                E * sizeof(float));
-        }
         forward_->reset(T_, N_);
         backward_->reset(T_, N_);
         forward_->drop_recurrent(opt_.dropout_rnn, *random_);
@@ -243,21 +237,14 @@ private:
                 }
             }
             softmax_inplace(alpha, T_, len);
-            float* ctx = context_.row(r);
-            std::memset(ctx, 0, C * sizeof(float));
-            for (int64_t j = 0; j < len; ++j)
-                for (int64_t i = 0; i < C; ++i) ctx[i] += alpha[j] * state(n, j)[i];
-            if (c_.lexical_model) {  // ℓ_t = Σ_j α_tj x_j
-                const int64_t E = c_.dim_emb;
-                float* l = lexical_.row(r);
-                std::memset(l, 0, E * sizeof(float));
-                for (int64_t j = 0; j < len; ++j)
-                    for (int64_t k = 0; k < E; ++k) l[k] += alpha[j] * lexical_source(n, j)[k];
-            }
+            weighted_row_sum(alpha, len, state(n, 0), C, C, context_.row(r));
+            if (c_.lexical_model)  // ℓ_t = Σ_j α_tj x_j
+                weighted_row_sum(alpha, len, lexical_source(n, 0), N_ * c_.dim_emb, c_.dim_emb, lexical_.row(r));
         }
     }
+    // x_j of sentence n as the encoder read it, dropout included: the lexical model's input.
     const float* lexical_source(int64_t n, int64_t t) const {
-        return lexical_source_.data() + (n * T_ + t) * c_.dim_emb;
+        return source_embedded_.data() + (t * N_ + n) * c_.dim_emb;
     }
 
     // From d(context) of step t (and, with the lexical model, d(ℓ_t) in d_lexical_): gradients on
@@ -274,30 +261,26 @@ private:
             const int64_t r = t * N_ + n, len = src_len_[n];
             const float* alpha = weights_.row(r);
             const float* dc = dctx + n * C;
+            const float* dl = c_.lexical_model ? d_lexical_.row(r) : nullptr;  // d(ℓ_t)
+            const int64_t E = c_.dim_emb;
             float dot_sum = 0;
             for (int64_t j = 0; j < len; ++j) {
                 float s = 0;
                 for (int64_t i = 0; i < C; ++i) s += dc[i] * state(n, j)[i];
-                dalpha[j] = s;
-                dot_sum += alpha[j] * s;
                 float* ds = dstates_.data() + (n * T_ + j) * C;
                 for (int64_t i = 0; i < C; ++i) ds[i] += alpha[j] * dc[i];
-            }
-            if (c_.lexical_model) {
-                const int64_t E = c_.dim_emb;
-                const float* dl = d_lexical_.row(r);
-                dot_sum = 0;
-                for (int64_t j = 0; j < len; ++j) {
+                if (dl) {  // ℓ_t = Σ_j α_tj x_j: d(α_tj) += d(ℓ_t)·x_j, d(x_j) += α_tj d(ℓ_t)
                     const float* x = lexical_source(n, j);
-                    float* dx = d_lexical_source_.data() + (n * T_ + j) * E;
-                    float s = 0;
+                    float* dx = d_lexical_source_.data() + (j * N_ + n) * E;
+                    float lexical = 0;  // summed apart, as the shipped en->de model was trained
                     for (int64_t k = 0; k < E; ++k) {
-                        s += dl[k] * x[k];
+                        lexical += dl[k] * x[k];
                         dx[k] += alpha[j] * dl[k];
                     }
-                    dalpha[j] += s;
-                    dot_sum += alpha[j] * dalpha[j];
+                    s += lexical;
                 }
+                dalpha[j] = s;
+                dot_sum += alpha[j] * s;
             }
             for (int64_t j = 0; j < len; ++j) de[j] = alpha[j] * (dalpha[j] - dot_sum);
             float* dk = dkeys_.data() + n * T_ * K;
@@ -492,7 +475,7 @@ private:
         multiply(d_output.data(), output_mask_);
         if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ (attend_backward takes it on)
             d_lexical_.zero({M, E});
-            d_lexical_source_.zero({N_, T_, E});
+            d_lexical_source_.zero({T_, N_, E});
             linear_backward(lexical_.data(), d_output.data(), M, p("decoder.lexical.W"), &grad("decoder.lexical.W"),
                             nullptr, d_lexical_.data());
         }
@@ -673,7 +656,7 @@ private:
                 const float* mask = source_mask_.data() + (t * N_ + n) * E;
                 for (int64_t k = 0; k < E; ++k) row[k] += (a[k] + b[k]) * mask[k];
                 if (c_.lexical_model) {
-                    const float* l = d_lexical_source_.data() + (n * T_ + t) * E;
+                    const float* l = d_lexical_source_.data() + (t * N_ + n) * E;
                     for (int64_t k = 0; k < E; ++k) row[k] += l[k] * mask[k];
                 }
             }
@@ -703,7 +686,7 @@ private:
     std::vector<std::unique_ptr<CellRun>> upper_;
     Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;
     Tensor output_, output_dropped_, output_mask_, logits_;
-    Tensor lexical_source_, lexical_, d_lexical_, d_lexical_source_;  // lexical model only: x_j [N,T,E], ℓ_t, their gradients
+    Tensor lexical_, d_lexical_, d_lexical_source_;  // lexical model only: ℓ_t, its gradient, d(x_j) [T,N,E]
     Tensor dstates_, dkeys_, dprojected_, d_initial_;
     std::map<std::string, Tensor> scratch_;  // large per-batch buffers, kept so later batches do not allocate
 };
