@@ -19,7 +19,7 @@ namespace nmt::app {
 namespace {
 
 struct TranslateCommand {
-    std::string model, input, output, alignments, svg_directory, format = "text", from, to;
+    std::string model, input, output, alignments, svg_directory, format = "text", from, to, domain;
     int threads = 0;
     bool quiet = false, list_models = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
@@ -59,7 +59,7 @@ void run(TranslateCommand& o) {
         return;
     }
     set_threads(o.threads);
-    const std::string model_path = resolve_model(o.model, o.from, o.to);
+    const std::string model_path = resolve_model(o.model, o.from, o.to, o.domain);
     const Model model = load_model(model_path);
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
@@ -106,6 +106,8 @@ void add_translate_command(CLI::App& app) {
     c->add_option("-m,--model", o->model, "Model file (default: the installed model for --from/--to, else en->fr)");
     c->add_option("--from", o->from, "Source language code, to pick an installed model");
     c->add_option("--to", o->to, "Target language code, to pick an installed model");
+    c->add_option("--domain", o->domain,
+                  "Pick the installed model of a domain (e.g. captions: SRC-TGT.captions.nmt) instead of the general one");
     c->add_flag("--list-models", o->list_models, "List the installed models and exit");
     c->add_option("-i,--input", o->input, "Input file (default: stdin)");
     c->add_option("-o,--output", o->output, "Output file (default: stdout)");

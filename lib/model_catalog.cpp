@@ -33,9 +33,13 @@ std::vector<std::string> model_directories() {
     return dirs;
 }
 
+std::string InstalledModel::name() const {
+    return source_language + "-" + target_language + (domain.empty() ? "" : "." + domain);
+}
+
 std::vector<InstalledModel> installed_models() {
     std::vector<InstalledModel> found;
-    std::set<std::string> seen;  // a language pair is served by the first directory that has it
+    std::set<std::string> seen;  // a name is served by the first directory that has it
     for (const auto& dir : model_directories()) {
         std::error_code error;
         if (!fs::is_directory(dir, error)) continue;
@@ -44,10 +48,13 @@ std::vector<InstalledModel> installed_models() {
             if (entry.path().extension() == ".nmt") files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
-            const std::string stem = file.stem().string();
-            const auto dash = stem.find('-');
+            const std::string stem = file.stem().string();  // "en-fr" or "en-fr.captions"
+            const auto dot = stem.find('.');
+            const std::string pair = stem.substr(0, dot);
+            const auto dash = pair.find('-');
             if (dash == std::string::npos || !seen.insert(stem).second) continue;
-            found.push_back({fs::canonical(file, error).string(), stem.substr(0, dash), stem.substr(dash + 1)});
+            found.push_back({fs::canonical(file, error).string(), pair.substr(0, dash), pair.substr(dash + 1),
+                             dot == std::string::npos ? "" : stem.substr(dot + 1)});
         }
     }
     return found;
@@ -55,45 +62,65 @@ std::vector<InstalledModel> installed_models() {
 
 namespace {
 
-std::string installed_pairs(const std::vector<InstalledModel>& models) {
+std::string installed_names(const std::vector<InstalledModel>& models) {
     if (models.empty()) return " (no models installed)";
-    std::string pairs = " (installed:";
-    for (const auto& m : models) pairs += " " + m.source_language + "-" + m.target_language;
-    return pairs + ")";
+    std::string names = " (installed:";
+    for (const auto& m : models) names += " " + m.name();
+    return names + ")";
+}
+
+std::vector<InstalledModel> models_of_pair(const std::vector<InstalledModel>& models, const std::string& source,
+                                           const std::string& target) {
+    std::vector<InstalledModel> pair;
+    for (const auto& m : models)
+        if (m.source_language == source && m.target_language == target) pair.push_back(m);
+    return pair;
 }
 
 }  // namespace
 
-std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to) {
+std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to,
+                         const std::string& domain) {
+    std::string source = from.empty() ? "en" : from;
+    const std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
     if (from.empty() && to == "en") {
         // The default source is English, which cannot be the target too: take
-        // the one installed model into English, and ask for --from if several.
+        // the one installed pair into English, and ask for --from if several.
+        std::set<std::string> sources;
         std::vector<InstalledModel> into_english;
         for (const auto& m : models)
-            if (m.target_language == "en") into_english.push_back(m);
-        if (into_english.size() == 1) return into_english.front().path;
-        if (into_english.empty())
-            throw Error("no installed model for ->en" + installed_pairs(models) + "; give one with -m MODEL");
-        throw Error("several installed models translate into en" + installed_pairs(into_english) +
-                    "; choose one with --from, or give one with -m MODEL");
+            if (m.target_language == "en") {
+                into_english.push_back(m);
+                sources.insert(m.source_language);
+            }
+        if (sources.empty())
+            throw Error("no installed model for ->en" + installed_names(models) + "; give one with -m MODEL");
+        if (sources.size() > 1)
+            throw Error("several installed models translate into en" + installed_names(into_english) +
+                        "; choose one with --from, or give one with -m MODEL");
+        source = *sources.begin();
     }
-    const std::string source = from.empty() ? "en" : from;
-    const std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
-    for (const auto& m : models)
-        if (m.source_language == source && m.target_language == target) return m.path;
-    throw Error("no installed model for " + source + "->" + target + installed_pairs(models) +
-                "; give one with -m MODEL");
+    const auto pair = models_of_pair(models, source, target);
+    for (const auto& m : pair)
+        if (m.domain == domain) return m.path;
+    if (domain.empty() && pair.size() == 1) return pair.front().path;  // no general model: the pair's only one
+    const std::string wanted = source + "-" + target + (domain.empty() ? "" : " (domain " + domain + ")");
+    if (domain.empty() && pair.size() > 1)
+        throw Error("no general model for " + wanted + installed_names(pair) + "; choose one with --domain");
+    throw Error("no installed model for " + source + "->" + target + (domain.empty() ? "" : " in domain " + domain) +
+                installed_names(models) + "; give one with -m MODEL");
 }
 
-std::string resolve_model(const std::string& model, const std::string& from, const std::string& to) {
-    return model.empty() ? choose_model(installed_models(), from, to) : model;
+std::string resolve_model(const std::string& model, const std::string& from, const std::string& to,
+                          const std::string& domain) {
+    return model.empty() ? choose_model(installed_models(), from, to, domain) : model;
 }
 
 void print_model_list(std::FILE* out) {
     const auto models = installed_models();
     if (models.empty()) std::fprintf(out, "no models installed (searched $NMT_MODELS and models/ directories)\n");
     for (const auto& m : models)
-        std::fprintf(out, "%s-%s\t%s\n", m.source_language.c_str(), m.target_language.c_str(), m.path.c_str());
+        std::fprintf(out, "%s\t%s\n", m.name().c_str(), m.path.c_str());
 }
 
 }  // namespace nmt

@@ -1,6 +1,8 @@
 // Installed models, so that `nmt translate` works with no -m: files named
-// SOURCE-TARGET.nmt (e.g. en-fr.nmt) in these directories, a language pair
-// served by the first that has it: $NMT_MODELS, <binary dir>/../share/nmt/models,
+// SOURCE-TARGET.nmt (e.g. en-fr.nmt, a general-purpose model) or
+// SOURCE-TARGET.DOMAIN.nmt (e.g. en-fr.captions.nmt, a model for one domain,
+// chosen with --domain) in these directories, each name served by the first
+// directory that has it: $NMT_MODELS, <binary dir>/../share/nmt/models,
 // <binary dir>/models, <binary dir>/../models (a build directory inside the
 // source tree), and the source tree's models/ this binary was built from.
 #pragma once
@@ -12,6 +14,9 @@ namespace nmt {
 
 struct InstalledModel {
     std::string path, source_language, target_language;
+    std::string domain;  // empty for a general-purpose model
+
+    std::string name() const;  // "en-fr", "en-fr.captions"
 };
 
 std::vector<std::string> model_directories();
@@ -19,12 +24,16 @@ std::vector<InstalledModel> installed_models();
 
 // The model among `models` for from→to, either possibly empty: the source
 // defaults to English and the target to fr (en when the source is not
-// English); with only `to` = en, the one model into English. Throws
-// nmt::Error naming the installed pairs when none fits, or several do.
-std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to);
+// English); with only `to` = en, the one language pair into English. With a
+// `domain`, the model of that domain; without, the pair's general model, or
+// its only model when it has no general one. Throws nmt::Error naming the
+// installed models when none fits, or several do.
+std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to,
+                         const std::string& domain = "");
 
 // `model` when given; otherwise choose_model among installed_models().
-std::string resolve_model(const std::string& model, const std::string& from, const std::string& to);
+std::string resolve_model(const std::string& model, const std::string& from, const std::string& to,
+                          const std::string& domain = "");
 
 void print_model_list(std::FILE* out);
 

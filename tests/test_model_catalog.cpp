@@ -12,14 +12,19 @@ namespace {
 
 std::vector<InstalledModel> installed(const std::vector<std::string>& pairs) {
     std::vector<InstalledModel> models;
-    for (const auto& pair : pairs)
-        models.push_back({"/models/" + pair + ".nmt", pair.substr(0, pair.find('-')), pair.substr(pair.find('-') + 1)});
+    for (const auto& name : pairs) {  // "en-fr" or "en-fr.captions"
+        const std::string pair = name.substr(0, name.find('.'));
+        const std::string domain = name.find('.') == std::string::npos ? "" : name.substr(name.find('.') + 1);
+        models.push_back({"/models/" + name + ".nmt", pair.substr(0, pair.find('-')), pair.substr(pair.find('-') + 1),
+                          domain});
+    }
     return models;
 }
 
-std::string error_of(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to) {
+std::string error_of(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to,
+                     const std::string& domain = "") {
     try {
-        choose_model(models, from, to);
+        choose_model(models, from, to, domain);
     } catch (const Error& e) {
         return e.what();
     }
@@ -50,4 +55,29 @@ TEST_CASE("choose_model: a pair not installed is an error naming what is") {
     CHECK(error_of(installed({"en-de", "en-fr"}), "", "xx").find("no installed model for en->xx (installed: en-de en-fr)") !=
           std::string::npos);
     CHECK(error_of({}, "", "").find("(no models installed)") != std::string::npos);
+}
+
+TEST_CASE("choose_model: the general model by default, --domain picks a domain's model") {
+    const auto models = installed({"en-de", "en-de.captions", "en-fr.captions", "en-fr", "fr-en.captions"});
+    CHECK(choose_model(models, "", "") == "/models/en-fr.nmt");
+    CHECK(choose_model(models, "", "", "captions") == "/models/en-fr.captions.nmt");
+    CHECK(choose_model(models, "en", "de", "captions") == "/models/en-de.captions.nmt");
+    CHECK(choose_model(models, "", "de") == "/models/en-de.nmt");
+    // A pair with only a domain's model: that model serves it without --domain.
+    CHECK(choose_model(models, "fr", "") == "/models/fr-en.captions.nmt");
+    CHECK(choose_model(models, "", "en") == "/models/fr-en.captions.nmt");
+    CHECK(error_of(models, "", "", "news").find("no installed model for en->fr in domain news (installed:") !=
+          std::string::npos);
+    CHECK(error_of(models, "fr", "", "general").find("in domain general") != std::string::npos);
+}
+
+TEST_CASE("choose_model: several domain models and no general one need --domain") {
+    const std::string several = error_of(installed({"en-fr.captions", "en-fr.news"}), "", "");
+    CHECK(several.find("no general model for en-fr (installed: en-fr.captions en-fr.news)") != std::string::npos);
+    CHECK(several.find("--domain") != std::string::npos);
+}
+
+TEST_CASE("InstalledModel::name: the pair, and the domain after a dot") {
+    CHECK(InstalledModel{"/m/en-fr.nmt", "en", "fr", ""}.name() == "en-fr");
+    CHECK(InstalledModel{"/m/en-fr.captions.nmt", "en", "fr", "captions"}.name() == "en-fr.captions");
 }

@@ -15,7 +15,7 @@ multi30k_pair "$pair"
 data=${2:-../shared/data}
 run=${3:-runs}/$src-$trg.nmt
 nmt=${4:-build/nmt}
-shipped=models/$src-$trg.nmt
+shipped=models/$src-$trg.captions.nmt  # the caption models: nmt translate --domain captions
 
 tuning=$(tools/tune_length_penalty.sh "$run" "$pair" "$data" "$nmt")
 echo "$tuning"

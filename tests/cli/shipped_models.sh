@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The first run: with no -m, `nmt translate` finds the shipped models in the
-# source tree's models/ (en->fr by default, --from/--to pick another), they load,
-# translate the cat sentence, and their attention links "chat"/"Katze" to
-# "cat" (and de->en's and fr->en's "cat" to "Katze"/"chat"). NMT_MODELS
-# overrides where models are looked for.
+# source tree's models/ (en->fr by default, --from/--to pick another,
+# --domain captions the caption models), they load, translate the cat
+# sentence, and their attention links "chat"/"Katze" to "cat" (and de->en's
+# and fr->en's "cat" to "Katze"/"chat"). NMT_MODELS overrides where models are
+# looked for.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cli_test_setup "$@"
 unset NMT_MODELS
 
 listed=$(nmt translate --list-models) || fail "nmt translate --list-models failed"
-for pair in de-en en-de en-fr fr-en; do
-    path=$(awk -v p="$pair" '$1 == p {print $2}' <<<"$listed")
-    [[ -n "$path" ]] || fail "--list-models should list $pair, got: $listed"
-    [[ "$path" -ef "$SOURCE_DIR/models/$pair.nmt" ]] || fail "$pair should be $SOURCE_DIR/models/$pair.nmt, not $path"
+for name in de-en.captions en-de.captions en-fr.captions fr-en.captions; do
+    path=$(awk -v p="$name" '$1 == p {print $2}' <<<"$listed")
+    [[ -n "$path" ]] || fail "--list-models should list $name, got: $listed"
+    [[ "$path" -ef "$SOURCE_DIR/models/$name.nmt" ]] || fail "$name should be $SOURCE_DIR/models/$name.nmt, not $path"
 done
 
 # check_cat SENTENCE WORD CAT [TRANSLATE_ARGS...]: translating SENTENCE gives
@@ -37,15 +38,19 @@ if looked_at != cat:
     sys.exit(f"{word!r} attends most to {looked_at!r}, not {cat!r}: {row}")
 EOF
 }
-check_cat 'The cat sat on the mat.' chat cat  # the default pair is en->fr
-check_cat 'The cat sat on the mat.' Katze cat --to de
+check_cat 'The cat sat on the mat.' chat cat --domain captions  # the default pair is en->fr
+check_cat 'The cat sat on the mat.' Katze cat --to de --domain captions
 # Into English: --from picks among the two shipped models.
-check_cat 'Die Katze sitzt auf der Matte.' cat Katze --from de
-check_cat 'Le chat est assis sur le tapis.' cat chat --from fr
+check_cat 'Die Katze sitzt auf der Matte.' cat Katze --from de --domain captions
+check_cat 'Le chat est assis sur le tapis.' cat chat --from fr --domain captions
+
+# An unknown domain: a clear error naming the domain and what is installed.
+if nmt translate --domain nosuch </dev/null >"$TMP/out" 2>"$TMP/err"; then fail "--domain nosuch should fail"; fi
+grep -q "en->fr in domain nosuch" "$TMP/err" || fail "--domain nosuch should name it, said: $(cat "$TMP/err")"
 
 # Unknown pair: a clear error naming what is installed.
 if nmt translate --to xx </dev/null >"$TMP/out" 2>"$TMP/err"; then fail "--to xx should fail"; fi
-grep -q "en->xx" "$TMP/err" && grep -q "de-en en-de en-fr fr-en" "$TMP/err" ||
+grep -q "en->xx" "$TMP/err" && grep -q "de-en.captions en-de.captions" "$TMP/err" ||
     fail "--to xx should name the pair and the installed models, said: $(cat "$TMP/err")"
 
 # --to en alone, with two shipped models into English: an error that names
@@ -53,15 +58,16 @@ grep -q "en->xx" "$TMP/err" && grep -q "de-en en-de en-fr fr-en" "$TMP/err" ||
 if nmt translate --to en </dev/null >"$TMP/out" 2>"$TMP/err"; then
     fail "--to en with two models into English should fail"
 fi
-grep -q "de-en fr-en" "$TMP/err" && grep -q -- "--from" "$TMP/err" ||
+grep -q "de-en" "$TMP/err" && grep -q "fr-en" "$TMP/err" && grep -q -- "--from" "$TMP/err" ||
     fail "--to en with two models into English should name them and ask for --from, said: $(cat "$TMP/err")"
 
 # NMT_MODELS comes first: a pair found there hides the shipped one.
 mkdir "$TMP/models"
-cp "$SOURCE_DIR/models/en-de.nmt" "$TMP/models/en-fr.nmt"
+cp "$SOURCE_DIR/models/en-de.captions.nmt" "$TMP/models/en-fr.nmt"
 listed=$(NMT_MODELS=$TMP/models nmt translate --list-models)
 grep -q "^en-fr	$TMP/models/en-fr.nmt$" <<<"$listed" || fail "en-fr should come from NMT_MODELS, listed: $listed"
-grep -q "^en-de	.*/models/en-de.nmt$" <<<"$listed" || fail "en-de should still be listed, listed: $listed"
+grep -q "^en-de.captions	.*/models/en-de.captions.nmt$" <<<"$listed" ||
+    fail "en-de.captions should still be listed, listed: $listed"
 out=$(printf 'The cat sat on the mat.\n' | NMT_MODELS=$TMP/models nmt translate -q)
 grep -q Katze <<<"$out" || fail "the default en-fr from NMT_MODELS (a German model here) should be used, got: $out"
 echo "ok: the shipped models are found, load, and translate the cat sentence with the right attention"
