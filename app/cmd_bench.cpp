@@ -42,6 +42,7 @@ std::vector<std::string> read_lines(const std::string& path, int limit) {
 void run_training(const BenchOptions& o) {
     Model model = load_model(o.model);
     const Corpus corpus = read_corpus(o.input, o.target, model.source_vocab, model.target_vocab, CorpusOptions{});
+    if (corpus.pairs.empty()) throw Error(o.input + " / " + o.target + ": no training pairs to measure");
     BatchingOptions batching;
     batching.batch_tokens = o.batch_tokens;
     BatchGenerator batches(corpus.pairs, batching);
@@ -80,6 +81,7 @@ void run(const BenchOptions& o) {
     if (!o.target.empty()) return run_training(o);
     const Model model = load_model(o.model);
     const auto lines = read_lines(o.input, o.lines);
+    if (lines.empty()) throw Error(o.input + ": no lines to translate");
     Translator translator(model);
     if (!o.json)
         std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads

@@ -21,7 +21,7 @@ namespace {
 struct TranslateCommand {
     std::string model, input, output, alignments, svg_directory, format = "text", from, to, domain;
     int threads = 0;
-    bool quiet = false, list_models = false;
+    bool quiet = false, list_models = false, no_split = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
@@ -87,6 +87,7 @@ void run(TranslateCommand& o) {
     if (s.translate.search.n_best > s.translate.search.beam_size) s.translate.search.beam_size = s.translate.search.n_best;
     s.alignments = alignments.get();
     s.svg_directory = o.svg_directory;
+    s.split_sentences = !o.no_split;
     s.warnings = !o.quiet;
     s.progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);
     const StreamStats stats = translate_stream(translator, reader, output.get(), s);
@@ -132,6 +133,12 @@ void add_translate_command(CLI::App& app) {
     c->add_option("--alignments", o->alignments,
                   "Also write JSON Lines with tokens, scores and attention matrices (pieces and words) to this file");
     c->add_option("--alignment-svg", o->svg_directory, "Also write one attention heatmap SVG per line into this directory");
+    c->add_flag("--no-split", o->no_split,
+                "Translate each line whole. By default a line of several sentences is translated sentence by "
+                "sentence and rejoined with its original spacing (never with --n-best above 1)");
+    c->add_flag("!--no-placeholder-repair", o->stream.translate.repair_placeholders,
+                "Print the model's own text even where it lost or garbled a placeholder or tag of the source "
+                "(%s, {name}, <b>, URLs), instead of restoring them");
     c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
     c->callback([o, penalty] {
         o->length_penalty_given = penalty->count() > 0;

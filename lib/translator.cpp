@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
+#include "alignment_output.h"
 #include "decoder_steps.h"
+#include "placeholders.h"
 
 namespace nmt {
 
@@ -45,7 +47,20 @@ std::vector<TranslationResult> Translator::translate(const std::vector<std::stri
                                                      std::vector<std::string>* warnings, int64_t first_line) {
     std::vector<std::vector<int>> ids(lines.size());
     for (size_t i = 0; i < lines.size(); ++i) ids[i] = source_ids(lines[i], first_line + i, warnings);
-    return translate_ids(ids, options);
+    auto results = translate_ids(ids, options);
+    if (options.repair_placeholders)
+        for (size_t i = 0; i < lines.size(); ++i) repair_placeholders(lines[i], results[i]);
+    return results;
+}
+
+void Translator::repair_placeholders(const std::string& line, TranslationResult& result) {
+    const bool source_has_some = !find_placeholders(line).empty();
+    for (auto& h : result.hypotheses) {
+        if (!source_has_some && find_placeholders(h.translation).empty()) continue;
+        const WordAttention words = h.attention.empty() ? WordAttention{}
+                                                        : word_attention(result.source_pieces, h.target_pieces, h.attention);
+        h.translation = restore_placeholders(line, h.translation, &words);
+    }
 }
 
 std::vector<TranslationResult> Translator::translate_ids(const std::vector<std::vector<int>>& ids,

@@ -16,6 +16,10 @@ namespace nmt {
 struct TranslateOptions {
     SearchOptions search;
     int batch_size = 32;  // sentences per batch (each becomes beam_size rows)
+    // Make every translation hold its source's placeholders and markup
+    // (restore_placeholders, lib/placeholders.h); only `translation` changes,
+    // the pieces and attention stay what the model produced.
+    bool repair_placeholders = true;
 };
 
 // `search` with the settings the model was tuned for (Model::decoding) put in:
@@ -41,6 +45,7 @@ private:
     // original_bytes: the line's length before an earlier byte crop (0: not cropped).
     std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings,
                                 size_t original_bytes = 0) const;
+    void repair_placeholders(const std::string& line, TranslationResult& result);
     void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
                          std::vector<TranslationResult*>& results);
 

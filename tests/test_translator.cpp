@@ -1,9 +1,11 @@
 // Whole-sentence translation: batching invariance, n-best lists, alignments, odd input.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
+#include "placeholders.h"
 #include "random.h"
 #include "test_support.h"
 #include "translator.h"
@@ -93,4 +95,30 @@ TEST_CASE("translator: over-long input is cropped with a warning, never dropped"
     CHECK(!results[2].hypotheses.empty());
     REQUIRE(warnings.size() == 1);
     CHECK(warnings[0].rfind("line 11:", 0) == 0);
+}
+
+TEST_CASE("translator: translations keep their source's placeholders, unless the repair is turned off") {
+    // A random model copies nothing, so every placeholder below is the repair's work.
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive), 72);
+    Translator translator(model);
+    const std::vector<std::string> lines = {"the cat %s sat on %d mats", "{name} runs in the park", "a dog", ""};
+    TranslateOptions options;
+    options.search.beam_size = 3;
+    options.search.n_best = 2;
+    const auto repaired = translator.translate(lines, options);
+    REQUIRE(repaired.size() == lines.size());
+    for (size_t i = 0; i < lines.size(); ++i)
+        for (const auto& h : repaired[i].hypotheses) {
+            auto wanted = find_placeholders(lines[i]);
+            auto got = find_placeholders(h.translation);
+            std::sort(wanted.begin(), wanted.end());
+            std::sort(got.begin(), got.end());
+            CHECK_MESSAGE(got == wanted, lines[i] << " -> " << h.translation);
+        }
+    options.repair_placeholders = false;
+    const auto raw = translator.translate(lines, options);
+    CHECK(find_placeholders(raw[0].hypotheses[0].translation).empty());
+    CHECK(raw[2].hypotheses[0].translation == repaired[2].hypotheses[0].translation);  // nothing to repair
+    CHECK(raw[0].hypotheses[0].target_pieces == repaired[0].hypotheses[0].target_pieces);  // only the text changes
 }

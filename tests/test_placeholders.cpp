@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "alignment_output.h"
+#include "placeholders.h"
+
+using namespace nmt;
+using Strings = std::vector<std::string>;
+
+TEST_CASE("find_placeholders: printf, Qt, Python, braces, markup, entities and URLs, in order") {
+    CHECK(find_placeholders("Copying %s to %s (%d%% done)") == Strings{"%s", "%s", "%d", "%%"});
+    CHECK(find_placeholders("%1$s of %2$lu, %-10s %.2f %5d %ld") ==
+          Strings{"%1$s", "%2$lu", "%-10s", "%.2f", "%5d", "%ld"});
+    CHECK(find_placeholders("Page %1 of %2") == Strings{"%1", "%2"});
+    CHECK(find_placeholders("%(count)d files in %(dir)s") == Strings{"%(count)d", "%(dir)s"});
+    CHECK(find_placeholders("Hello {name}, {0} and {} in ${HOME}") == Strings{"{name}", "{0}", "{}", "${HOME}"});
+    CHECK(find_placeholders("<b>Warning:</b> see <a href=\"x.html\">this</a><br/>") ==
+          Strings{"<b>", "</b>", "<a href=\"x.html\">", "</a>", "<br/>"});
+    CHECK(find_placeholders("Tom &amp; Jerry &#169;") == Strings{"&amp;", "&#169;"});
+    CHECK(find_placeholders("See https://www.debian.org/doc/. Or http://x.org/a?b=1).") ==
+          Strings{"https://www.debian.org/doc/", "http://x.org/a?b=1"});
+}
+
+TEST_CASE("find_placeholders: prose is not a placeholder") {
+    CHECK(find_placeholders("Where is the train station?").empty());
+    CHECK(find_placeholders("50 % of the files").empty());  // a percentage, not "% o"
+    CHECK(find_placeholders("Usage: cmd <file-name> [options]").empty());  // a word to translate
+    CHECK(find_placeholders("{script-only-if-no-other-script}").empty());
+    CHECK(find_placeholders("a < b and c > d, R&D, 100$ or 5%").empty());
+    CHECK(find_placeholders("").empty());
+}
+
+TEST_CASE("restore_placeholders: a translation that holds them, in any order, is unchanged") {
+    CHECK(restore_placeholders("Copy %s to %d", "Copier %d vers %s") == "Copier %d vers %s");
+    CHECK(restore_placeholders("No placeholders.", "Pas de  marqueurs.") == "Pas de  marqueurs.");
+    CHECK(restore_placeholders("<b>Bold</b>", "<b>Gras</b>") == "<b>Gras</b>");
+}
+
+TEST_CASE("restore_placeholders: a garbled copy is replaced by the source's, an invented one removed") {
+    CHECK(restore_placeholders("Hello {name}!", "Bonjour {nom} !") == "Bonjour {name} !");
+    CHECK(restore_placeholders("File %s not found", "Fichier %d introuvable") == "Fichier %s introuvable");
+    CHECK(restore_placeholders("Delete %1$s?", "Supprimer %1$d ?") == "Supprimer %1$s ?");
+    CHECK(restore_placeholders("Done.", "Fait %s.") == "Fait .");
+    CHECK(restore_placeholders("Open %s", "Ouvrir %s %s") == "Ouvrir %s");
+}
+
+TEST_CASE("restore_placeholders: a dropped one goes before the word that attended to it") {
+    // Source words: "Delete" "%s" "now" "</s>"; target: "Supprimer" "maintenant" "</s>".
+    WordAttention words;
+    words.source = {{"Delete", 0, 1}, {"%s", 1, 2}, {"now", 3, 1}, {"</s>", 4, 1, true}};
+    words.target = {{"Supprimer", 0, 1}, {"maintenant", 1, 1}, {"</s>", 2, 1, true}};
+    words.weights = {{0.8f, 0.1f, 0.05f, 0.05f}, {0.05f, 0.35f, 0.5f, 0.1f}, {0.1f, 0.1f, 0.1f, 0.7f}};
+    CHECK(restore_placeholders("Delete %s now", "Supprimer maintenant", &words) == "Supprimer %s maintenant");
+    words.weights[0][1] = 0.9f;  // now "Supprimer" attended most to "%s"
+    CHECK(restore_placeholders("Delete %s now", "Supprimer maintenant", &words) == "%s Supprimer maintenant");
+}
+
+TEST_CASE("restore_placeholders: without usable attention, at the end, or at the start when the source starts so") {
+    CHECK(restore_placeholders("Delete %s now", "Supprimer maintenant") == "Supprimer maintenant %s");
+    CHECK(restore_placeholders("%s files deleted", "fichiers supprimés") == "%s fichiers supprimés");
+    WordAttention mismatched;  // attention over other words than the translation's
+    mismatched.target = {{"a", 0, 1}, {"</s>", 1, 1, true}};
+    mismatched.weights = {{1.0f}, {1.0f}};
+    CHECK(restore_placeholders("Delete %s now", "Supprimer maintenant", &mismatched) == "Supprimer maintenant %s");
+    CHECK(restore_placeholders("<b>%s</b>", "") == "<b> %s </b>");
+}
+
+TEST_CASE("restore_placeholders: the result always holds exactly the source's placeholders") {
+    const Strings sources = {"%s: %d of %d {name} <i>x</i> http://a.b/c", "%1 %2 %3", "{a}{b}{a}", "&amp;%%"};
+    const Strings translations = {"", "rien", "%d %d %d %d", "{b} {c} <i>", "%3 %1", "http://a.b/d %2 %2 %2"};
+    for (const auto& s : sources)
+        for (const auto& t : translations) {
+            auto wanted = find_placeholders(s);
+            auto got = find_placeholders(restore_placeholders(s, t));
+            std::sort(wanted.begin(), wanted.end());
+            std::sort(got.begin(), got.end());
+            CHECK_MESSAGE(got == wanted, s << " | " << t);
+        }
+}
