@@ -257,6 +257,9 @@ void run(TrainCommand& c, CLI::App& command) {
     if (have_checkpoint && !c.resume && !c.overwrite)
         throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
     const bool resuming = c.resume && have_checkpoint;
+    // A trained model is hours of work: a new run replaces it only when asked to.
+    if (!resuming && !c.overwrite && std::filesystem::exists(o.output))
+        throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
     const std::string log_path = c.log.empty() ? o.output + ".log" : c.log;
     TrainingLog log(log_path, log_path + ".jsonl", resuming, c.quiet ? nullptr : &std::cerr);
     if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
@@ -333,7 +336,7 @@ void add_train_command(CLI::App& app) {
         ->check(CLI::ExistingFile);
     out->add_option("--checkpoint", o.checkpoint, "Training checkpoint file (default: MODEL.checkpoint)");
     out->add_flag("--resume", c->resume, "Continue the run saved in the checkpoint (a new run when there is none)");
-    out->add_flag("--overwrite", c->overwrite, "Start afresh even though the checkpoint exists");
+    out->add_flag("--overwrite", c->overwrite, "Start afresh even though the checkpoint or the model at -o exists");
     out->add_option("--storage", c->storage, "Weight storage type of the model file")
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
