@@ -9,6 +9,7 @@
 #include "alignment_output.h"
 #include "alignment_svg.h"
 #include "error.h"
+#include "sentence_translation.h"
 
 namespace nmt {
 
@@ -66,31 +67,46 @@ StreamStats translate_stream(Translator& translator, LineReader& input, std::FIL
         std::filesystem::create_directories(options.svg_directory, error);
         if (error) throw Error(options.svg_directory + ": cannot create directory: " + error.message());
     }
+    const bool split = options.split_sentences && options.translate.search.n_best <= 1;
+    // Merged attention is block-diagonal, quadratic in a line's length: built
+    // only for the outputs that show it.
+    const bool with_attention =
+        options.format == OutputFormat::JsonLines || options.alignments || !options.svg_directory.empty();
     StreamStats stats;
     std::vector<std::string> lines, warnings;
+    std::vector<LineSentences> sentences;
     std::string line;
     bool more = true;
     while (more) {
         lines.clear();
+        sentences.clear();
         warnings.clear();
+        size_t chunk_sentences = 0;
         const int64_t first = stats.lines + 1;
         // Take one line (waiting if need be), then only what is already there.
-        while (static_cast<int>(lines.size()) < options.max_chunk_lines) {
+        // Sentences bound the chunk too: a few paragraphs are as much work as
+        // hundreds of lines.
+        while (static_cast<int>(lines.size()) < options.max_chunk_lines &&
+               chunk_sentences < static_cast<size_t>(options.max_chunk_lines)) {
             if (!lines.empty() && !input.more_available_without_blocking()) break;
             if (!input.next_line(line)) {
                 more = false;
                 break;
             }
             lines.push_back(clean_line(std::move(line), first + lines.size(), &warnings));
+            sentences.push_back(line_sentences(lines.back(), split));
+            chunk_sentences += sentences.back().sentences.size();
         }
         if (lines.empty()) break;
-        const auto results = translator.translate(lines, options.translate, &warnings, first);
-        for (size_t i = 0; i < results.size(); ++i) {
+        const auto translations = translate_lines(translator, sentences, options.translate, &warnings, first);
+        for (size_t i = 0; i < translations.size(); ++i) {
             const int64_t index = first - 1 + i;
-            write_result(output, options.format, index, results[i], lines[i]);
-            if (options.alignments) write_result(options.alignments, OutputFormat::JsonLines, index, results[i], lines[i]);
-            if (!options.svg_directory.empty()) write_svg(options.svg_directory, index, results[i]);
-            if (!results[i].hypotheses.empty()) stats.target_tokens += results[i].hypotheses[0].target_pieces.size();
+            const TranslationResult result =
+                merge_translation_results(translations[i].sentences, translations[i].separators, with_attention);
+            write_result(output, options.format, index, result, lines[i]);
+            if (options.alignments) write_result(options.alignments, OutputFormat::JsonLines, index, result, lines[i]);
+            if (!options.svg_directory.empty()) write_svg(options.svg_directory, index, result);
+            if (!result.hypotheses.empty()) stats.target_tokens += result.hypotheses[0].target_pieces.size();
         }
         flush(output, "translations");
         if (options.alignments) flush(options.alignments, "alignments");

@@ -21,7 +21,12 @@ struct StreamOptions {
     std::string svg_directory;        // one heatmap per non-empty line, when wanted
     bool warnings = true;             // repaired/cropped lines reported on stderr
     bool progress = false;            // a progress line on stderr (for files on a terminal)
-    int max_chunk_lines = 512;
+    // A line of several sentences is translated sentence by sentence and
+    // rejoined (lib/sentence_translation.h). Not with n-best lists (n_best > 1),
+    // which would have to be combined across sentences: those lines are
+    // translated whole.
+    bool split_sentences = true;
+    int max_chunk_lines = 512;  // and at most about as many sentences
 };
 
 struct StreamStats {
