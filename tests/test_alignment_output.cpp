@@ -263,7 +263,7 @@ TEST_CASE("alignment_svg: a long label is shortened on the axis but whole on hov
     CHECK(svg.find(word + " \xE2\x86\x92 x: 1.00") != std::string::npos);
 }
 
-TEST_CASE("alignment_svg: empty input gives a valid picture; a bad shape is refused") {
+TEST_CASE("alignment_svg: empty input gives a valid picture, and a bad shape is refused") {
     CHECK(well_formed(alignment_svg({}, {}, {}, "empty")));
     CHECK_THROWS_AS(alignment_svg({"a", "b"}, {"x"}, {{1.0f}}, ""), std::invalid_argument);
 }

@@ -93,7 +93,7 @@ Best exhaustive(const std::function<std::vector<float>(const std::vector<int>&)>
 
 }  // namespace
 
-TEST_CASE("beam search: a beam as wide as the search space finds the exhaustive optimum; narrower never beats it") {
+TEST_CASE("beam search: a beam as wide as the search space finds the exhaustive optimum, and a narrower one never beats it") {
     const int V = 4, sentences = 3;
     for (float alpha : {0.0f, 0.6f, 1.5f}) {
         SearchOptions options;

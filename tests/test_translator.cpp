@@ -54,7 +54,7 @@ TEST_CASE("translator: batched translation equals one-by-one, for every architec
     }
 }
 
-TEST_CASE("translator: n-best lists are sorted and distinct; alignment rows sum to one over real positions") {
+TEST_CASE("translator: n-best lists are sorted and distinct, and alignment rows sum to one over real positions") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 61);
     Translator translator(model);
