@@ -37,3 +37,4 @@ fi
 grep -qF "$TMP/wide/model.nmt: its configuration differs from $TMP/model.nmt" "$TMP/log" ||
     fail "the refusal should name the file that does not fit, got: $(cat "$TMP/log")"
 [[ ! -e "$TMP/bad.nmt" ]] || fail "a refused average still wrote its output"
+echo "ok: averaging keeps a model, records its snapshots and refuses another architecture"

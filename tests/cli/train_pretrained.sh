@@ -89,4 +89,4 @@ nmt info other-arch.nmt --json | python3 -c 'import json, sys; sys.exit(json.loa
 status=0
 nmt train --pretrained-model missing.nmt "${short[@]}" -o missing-start.nmt 2>err.txt || status=$?
 ((status != 0)) && grep -q "missing.nmt" err.txt || fail "a missing pretrained model: $(cat err.txt)"
-echo "OK: --pretrained-model starts from the model's weights, records it and keeps its vocabulary"
+echo "ok: --pretrained-model starts from the model's weights, records it and keeps its vocabulary"

@@ -139,4 +139,4 @@ echo "subword sampling: the run killed at step $(grep '"type":"resume"' sampled-
 
 # Both final models translate.
 echo "a b c" | "$nmt" translate -m killed.nmt >/dev/null
-echo "OK: resumed run matches the uninterrupted one at step $steps"
+echo "ok: resumed run matches the uninterrupted one at step $steps"

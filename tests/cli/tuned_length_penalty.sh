@@ -43,4 +43,4 @@ n_best_check "$TMP/default.txt" differ
 ! nmt convert "$TMP/model.nmt" -o "$TMP/nan.nmt" --length-penalty nan 2>"$TMP/log" ||
     fail "nmt convert --length-penalty nan should fail"
 [[ ! -e "$TMP/nan.nmt" ]] || fail "nmt convert --length-penalty nan should not write a model"
-echo "ok"
+echo "ok: a length penalty recorded by nmt convert is shown by nmt info and used by nmt translate"

@@ -37,4 +37,4 @@ if "$nmt" vocab -i "$tmp/missing.txt" -o "$tmp/x" 2> "$tmp/log"; then fail "a mi
 grep -q "missing.txt: no such file" "$tmp/log" || fail "error should name the file: $(cat "$tmp/log")"
 
 "$nmt" vocab --help | grep -q "<unk>=0, <s>=1, </s>=2" || fail "--help should state the piece ids"
-echo "vocab: ok"
+echo "ok: nmt vocab writes its models, refuses bad inputs and documents the piece ids"
