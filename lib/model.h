@@ -37,7 +37,8 @@ struct Model {
 // Glorot-uniform matrices, small uniform embeddings, zero biases; reproducible for a seed.
 Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_vocab, Vocabulary target_vocab);
 
-// Weights stored as F32, F16 or BF16; loading converts to f32. Atomic write.
+// Weights stored as F32, F16 or BF16; loading converts to f32. Written as
+// write_output_file writes (atomically, for a regular file).
 void save_model(const std::string& path, const Model& model, DType storage = DType::F32);
 Model load_model(const std::string& path);
 

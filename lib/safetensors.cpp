@@ -1,7 +1,5 @@
 #include "safetensors.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -12,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "error.h"
+#include "output_file.h"
 
 // The format stores little-endian bytes and we copy them straight into floats.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nmt assumes a little-endian host");
@@ -241,33 +240,13 @@ void write_contents(std::FILE* out, const std::string& path, const std::string& 
     write_all(out, header.data(), header.size(), path);
     for (const Entry* entry : layout_order(file))
         write_all(out, entry->second.bytes.data(), entry->second.bytes.size(), path);
-    if (std::fflush(out) != 0 || fsync(fileno(out)) != 0) throw_write_error(path, errno);
 }
 
 }  // namespace
 
 void write_safetensors(const std::string& path, const SafetensorsFile& file) {
-    std::string header = header_text(path, file);
-    std::string temp = path + ".tmp";
-    std::FILE* out = std::fopen(temp.c_str(), "wb");
-    if (!out) throw_write_error(path, errno);
-    try {
-        write_contents(out, path, header, file);
-    } catch (...) {
-        std::fclose(out);
-        std::remove(temp.c_str());
-        throw;
-    }
-    if (std::fclose(out) != 0) {
-        int error_number = errno;
-        std::remove(temp.c_str());
-        throw_write_error(path, error_number);
-    }
-    if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        int error_number = errno;
-        std::remove(temp.c_str());
-        throw_write_error(path, error_number);
-    }
+    const std::string header = header_text(path, file);
+    write_output_file(path, [&](std::FILE* out) { write_contents(out, path, header, file); });
 }
 
 // ---- Reading -------------------------------------------------------------

@@ -42,8 +42,9 @@ struct SafetensorsFile {
     std::map<std::string, StoredTensor> tensors;
 };
 
-// Writes to PATH.tmp, flushes, then renames over PATH, so a reader (or a
-// killed writer) never sees a half-written file. Tensors are laid out as
+// Writes PATH as write_output_file does: a regular file through PATH.tmp and a
+// rename, so a reader (or a killed writer) never sees a half-written file; a
+// device or FIFO in place; through a symbolic link, its target. Tensors are laid out as
 // Python's safetensors lays them out (widest dtype first, then by name), so
 // every tensor starts aligned to its element size.
 void write_safetensors(const std::string& path, const SafetensorsFile& file);

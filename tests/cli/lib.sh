@@ -101,6 +101,30 @@ check_no_crash() {
     ((status < 128)) || fail "$what: killed by signal $((status - 128)) (exit status $status)"
 }
 
+# expect_one_error WHAT NAME COMMAND...: COMMAND fails with one line
+# "nmt: error: ..." on stderr (kept in $TMP/stderr) containing NAME.
+expect_one_error() {
+    local what=$1 name=$2 status=0
+    shift 2
+    "$@" 2>"$TMP/stderr" || status=$?
+    check_no_crash "$what" "$status"
+    ((status != 0)) || fail "$what: expected a non-zero exit status, got 0"
+    [[ $(wc -l <"$TMP/stderr") == 1 ]] || fail "$what: expected one line on stderr, got: $(cat "$TMP/stderr")"
+    local message
+    message=$(cat "$TMP/stderr")
+    [[ $message == "nmt: error: "* ]] || fail "$what: expected stderr to start with 'nmt: error: ', got '$message'"
+    [[ $message == *"$name"* ]] || fail "$what: expected the message to name '$name', got '$message'"
+}
+
+# expect_error_names WHAT NAME...: the last expect_one_error's message names each NAME too.
+expect_error_names() {
+    local what=$1 name
+    shift
+    for name in "$@"; do
+        grep -qF -- "$name" "$TMP/stderr" || fail "$what: expected the message to name '$name', got '$(cat "$TMP/stderr")'"
+    done
+}
+
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
     set -euo pipefail
     cli_test_setup "$@"

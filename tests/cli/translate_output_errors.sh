@@ -12,21 +12,6 @@ make_model "$TMP"
 MODEL=$TMP/model.nmt
 printf 'A small dog runs.\nThe girl plays.\n' >"$TMP/in.txt"
 
-# expect_one_error WHAT NAME COMMAND...: COMMAND fails with one line
-# "nmt: error: ..." on stderr containing NAME.
-expect_one_error() {
-    local what=$1 name=$2 status=0
-    shift 2
-    "$@" 2>"$TMP/stderr" || status=$?
-    check_no_crash "$what" "$status"
-    ((status != 0)) || fail "$what: expected a non-zero exit status, got 0"
-    [[ $(wc -l <"$TMP/stderr") == 1 ]] || fail "$what: expected one line on stderr, got: $(cat "$TMP/stderr")"
-    local message
-    message=$(cat "$TMP/stderr")
-    [[ $message == "nmt: error: "* ]] || fail "$what: expected stderr to start with 'nmt: error: ', got '$message'"
-    [[ $message == *"$name"* ]] || fail "$what: expected the message to name '$name', got '$message'"
-}
-
 translate() { nmt translate -m "$MODEL" -i "$TMP/in.txt" "$@"; }
 
 expect_one_error "-o in a missing directory" "$TMP/missing/out.txt" translate -o "$TMP/missing/out.txt"

@@ -1,0 +1,43 @@
+// Writing a file a user named without destroying what the name stands for:
+//  - a regular file, or a name not taken yet, is written to NAME.tmp beside
+//    it, flushed to disk and renamed over it, so that no reader, and no run
+//    killed halfway, ever sees half a file;
+//  - a symbolic link is followed to its final target, which is replaced in
+//    the same way; the link stays;
+//  - a device or FIFO (/dev/null, /dev/stdout, a named pipe) is written in
+//    place: a rename would put a regular file where it was;
+//  - a directory is refused.
+// And, before anything is opened for writing, whether an output is an input
+// (or another output) under another name.
+#pragma once
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace nmt {
+
+// Where writing to `path` lands: symbolic links followed to their final
+// target, which may not exist yet. Throws nmt::Error on a loop of links.
+std::string resolve_links(const std::string& path);
+
+// Writes `path` whole through `write`, which puts the contents on the FILE*
+// (and throws on an error of its own), as above. Throws nmt::Error "PATH:
+// cannot write: reason"; after a failure, a regular file at PATH is as it was
+// and no temporary file is left.
+void write_output_file(const std::string& path, const std::function<void(std::FILE*)>& write);
+
+// A file as a command's user named it, to say which options collide.
+struct NamedFile {
+    std::string option;  // "-i", "--alignments", "stdin", "the input"
+    std::string path;    // empty for a standard stream
+    int fd = -1;         // that stream's descriptor when path is empty
+};
+
+// Throws nmt::Error, naming both, when an output is the same file as an input
+// or as another output: one regular file (device and inode, after following
+// links; a stream's by fstat), or one name that does not exist yet. Devices,
+// FIFOs and terminals are shared harmlessly and never refused.
+void refuse_shared_files(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs);
+
+}  // namespace nmt
