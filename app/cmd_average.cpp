@@ -6,6 +6,7 @@
 #include "architecture_options.h"
 #include "commands.h"
 #include "model_averaging.h"
+#include "output_file.h"
 
 namespace nmt::app {
 
@@ -22,6 +23,9 @@ void add_average_command(CLI::App& app) {
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
     c->callback([o] {
+        std::vector<NamedFile> inputs;
+        for (const std::string& input : o->inputs) inputs.push_back({"the input", input});
+        refuse_shared_files({{"-o", o->output}}, inputs);
         Model model = average_model_files(o->inputs);
         model.provenance["created_by"] = std::string("nmt average ") + NMT_VERSION;
         save_model(o->output, model, parse_storage(o->storage));

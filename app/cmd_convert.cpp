@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "error.h"
 #include "model.h"
+#include "output_file.h"
 
 namespace nmt::app {
 
@@ -28,6 +29,7 @@ void add_convert_command(CLI::App& app) {
                   "Record this length penalty as the model's default for nmt translate");
     c->add_option("--tuned-on", o->tuned_on, "Where that length penalty was tuned (recorded with it)");
     c->callback([o] {
+        refuse_shared_files({{"-o", o->output}}, {{"the input", o->input}});
         Model model = load_model(o->input);
         const DType storage = parse_storage(o->storage);
         model.provenance["converted"] = {{"from", o->input}, {"storage", o->storage}};

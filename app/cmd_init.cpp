@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "error.h"
 #include "model.h"
+#include "output_file.h"
 
 namespace nmt::app {
 
@@ -18,6 +19,11 @@ struct InitOptions {
 };
 
 void run(const InitOptions& o) {
+    std::vector<NamedFile> vocabularies;
+    for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--vocab", o.vocab.joint},
+                                       {"--source-vocab", o.vocab.source}, {"--target-vocab", o.vocab.target}})
+        if (!path.empty()) vocabularies.push_back({option, path});
+    refuse_shared_files({{"-o", o.output}}, vocabularies);
     Model model = new_model(o.architecture, o.vocab, o.seed);
     model.provenance = {{"created_by", std::string("nmt init ") + NMT_VERSION}, {"seed", o.seed}, {"trained", false}};
     save_model(o.output, model, parse_storage(o.storage));

@@ -4,7 +4,6 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -12,6 +11,7 @@
 #include "error.h"
 #include "model_catalog.h"
 #include "onednn_context.h"
+#include "output_file.h"
 #include "translation_stream.h"
 
 namespace nmt::app {
@@ -37,6 +37,20 @@ File open_output(const std::string& path) {
     return File(f, std::fclose);
 }
 
+// "-" and no name at all both mean the standard stream `fd`.
+NamedFile standard_or_file(const std::string& option, const std::string& path, int fd, const std::string& stream) {
+    if (path.empty() || path == "-") return {path.empty() ? stream : option + " -", "", fd};
+    return {option, path};
+}
+
+// Opening an output truncates it: none may be an input (or another output).
+std::vector<NamedFile> output_files(const TranslateCommand& o) {
+    std::vector<NamedFile> outputs = {standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")};
+    if (!o.alignments.empty())
+        outputs.push_back(standard_or_file("--alignments", o.alignments, STDOUT_FILENO, "stdout"));
+    return outputs;
+}
+
 std::string number(double v) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", v);
@@ -60,17 +74,13 @@ void run(TranslateCommand& o) {
     }
     set_threads(o.threads);
     const std::string model_path = resolve_model(o.model, o.from, o.to, o.domain);
+    refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
     const Model model = load_model(model_path);
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
     check_search_options(search);
     Translator translator(model);
 
-    // Opening -o truncates it: if it is the input, the input would be lost.
-    std::error_code same_error;
-    if (!o.input.empty() && !o.output.empty() && o.input != "-" && o.output != "-" &&
-        std::filesystem::equivalent(o.input, o.output, same_error))
-        throw Error(o.output + ": the output file is the input file; write to another file");
     int fd = STDIN_FILENO;
     if (!o.input.empty() && o.input != "-") {
         fd = ::open(o.input.c_str(), O_RDONLY);

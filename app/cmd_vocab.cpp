@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "commands.h"
+#include "output_file.h"
 #include "vocab_training.h"
 
 namespace nmt::app {
@@ -28,10 +29,25 @@ void train_one(VocabOptions options) {
               << "\n";
 }
 
+// Exactly two files without --joint are read as a source and a target side
+// and get a vocabulary each; anything else makes one shared model.
+bool per_side(const VocabCommand& c) { return c.vocab.inputs.size() == 2 && !c.joint; }
+
+// An input that is also an output would be read, then written over.
+void refuse_outputs_among_inputs(const VocabCommand& c) {
+    std::vector<NamedFile> inputs, outputs;
+    for (const std::string& input : c.vocab.inputs) inputs.push_back({"-i", input});
+    std::vector<std::string> sides = {""};
+    if (per_side(c)) sides = {".src", ".tgt"};
+    for (const std::string& side : sides)
+        for (const char* extension : {".model", ".vocab"})
+            outputs.push_back({"-o", c.vocab.model_prefix + side + extension});
+    refuse_shared_files(outputs, inputs);
+}
+
 void run(const VocabCommand& c) {
-    // Exactly two files without --joint are read as a source and a target
-    // side and get a vocabulary each; anything else makes one shared model.
-    if (c.vocab.inputs.size() == 2 && !c.joint) {
+    refuse_outputs_among_inputs(c);
+    if (per_side(c)) {
         for (const auto& [input, suffix] : {std::pair{c.vocab.inputs[0], ".src"}, {c.vocab.inputs[1], ".tgt"}}) {
             VocabOptions side = c.vocab;
             side.inputs = {input};
