@@ -1,11 +1,14 @@
 // nmt train: train a model on a parallel corpus, validating, keeping the best
 // model and writing checkpoints from which --resume continues exactly.
+#include <sys/stat.h>
+
 #include <atomic>
 #include <csignal>
 #include <pthread.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -16,6 +19,7 @@
 #include "commands.h"
 #include "error.h"
 #include "onednn_context.h"
+#include "output_file.h"
 #include "run_lock.h"
 #include "sha256.h"
 #include "trainer.h"
@@ -235,6 +239,73 @@ void warn_if_pretrained_differs(const TrainCommand& c, const nlohmann::json& pro
                  "; it continues from the checkpoint");
 }
 
+std::string log_path(const TrainCommand& c) { return c.log.empty() ? c.trainer.output + ".log" : c.log; }
+
+// The model is rewritten at every improvement and the checkpoint, logs and
+// locks go beside it, so -o must name a file; and no file the run writes may
+// be one it reads (or another it writes). Checked before anything is opened.
+void check_output_files(const TrainCommand& c) {
+    const TrainerOptions& o = c.trainer;
+    struct stat st {};
+    if (::stat(o.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw Error("-o " + o.output + (S_ISDIR(st.st_mode) ? " is a directory" : " is not a regular file") +
+                    ": nmt train keeps its model there and writes MODEL.checkpoint, MODEL.log and MODEL.lock "
+                    "beside it; give a file name");
+    const std::vector<NamedFile> outputs = {{"-o", o.output},
+                                            {"--checkpoint", o.checkpoint_path()},
+                                            {"--log", log_path(c)},
+                                            {"--log (JSON Lines)", log_path(c) + ".jsonl"}};
+    std::vector<NamedFile> inputs;
+    for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--train-source", o.train_source},
+                                       {"--train-target", o.train_target},
+                                       {"--valid-source", o.valid_source},
+                                       {"--valid-target", o.valid_target},
+                                       {"--vocab", c.vocab.joint},
+                                       {"--source-vocab", c.vocab.source},
+                                       {"--target-vocab", c.vocab.target},
+                                       {"--pretrained-model", c.pretrained_model},
+                                       {"--config", c.config}})
+        if (!path.empty()) inputs.push_back({option, path});
+    refuse_shared_files(outputs, inputs);
+}
+
+void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>& log_slot) {
+    const TrainerOptions& o = c.trainer;
+    const std::string checkpoint_path = o.checkpoint_path();
+    const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
+    if (have_checkpoint && !c.resume && !c.overwrite)
+        throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
+    const bool resuming = c.resume && have_checkpoint;
+    // A trained model is hours of work: a new run replaces it only when asked to.
+    if (!resuming && !c.overwrite && std::filesystem::exists(o.output))
+        throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
+    const std::string log_file = log_path(c);
+    TrainingLog& log = log_slot.emplace(log_file, log_file + ".jsonl", resuming, c.quiet ? nullptr : &std::cerr);
+    if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
+    set_threads(c.threads);
+
+    TrainingOutcome outcome;
+    if (resuming) {
+        Checkpoint checkpoint = load_checkpoint(checkpoint_path);
+        warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
+        warn_if_pretrained_differs(c, checkpoint.model.provenance, log);
+        // Before "resumed" is added: a model saved again is the one the run saved.
+        const std::string restored = restore_output_model(checkpoint, o);
+        if (!restored.empty()) log.line(restored);
+        auto& resumed = checkpoint.model.provenance["resumed"];
+        if (!resumed.is_array()) resumed = nlohmann::json::array();
+        resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
+        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, o, log);
+    } else {
+        Model model = c.pretrained_model.empty() ? fresh_model(c) : pretrained_model(c, command, log);
+        Adam adam(model, o.adam);
+        ParameterAverage average;
+        TrainingState state = initial_training_state(o.seed);
+        outcome = train(model, adam, average, state, o, log);
+    }
+    if (outcome.stop_reason == "interrupted") throw Error("interrupted; continue with --resume");
+}
+
 void run(TrainCommand& c, CLI::App& command) {
     watch_stop_signals();  // first, before anything starts a thread
     TrainerOptions& o = c.trainer;
@@ -251,37 +322,23 @@ void run(TrainCommand& c, CLI::App& command) {
     o.storage = parse_storage(c.storage);
     if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
     o.stop_requested = &g_stop_requested;
+    check_output_files(c);
     const std::string checkpoint_path = o.checkpoint_path();
-    const RunLock lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
-    const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
-    if (have_checkpoint && !c.resume && !c.overwrite)
-        throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
-    const bool resuming = c.resume && have_checkpoint;
-    // A trained model is hours of work: a new run replaces it only when asked to.
-    if (!resuming && !c.overwrite && std::filesystem::exists(o.output))
-        throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
-    const std::string log_path = c.log.empty() ? o.output + ".log" : c.log;
-    TrainingLog log(log_path, log_path + ".jsonl", resuming, c.quiet ? nullptr : &std::cerr);
-    if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
-    set_threads(c.threads);
-
-    TrainingOutcome outcome;
-    if (resuming) {
-        Checkpoint checkpoint = load_checkpoint(checkpoint_path);
-        warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
-        warn_if_pretrained_differs(c, checkpoint.model.provenance, log);
-        auto& resumed = checkpoint.model.provenance["resumed"];
-        if (!resumed.is_array()) resumed = nlohmann::json::array();
-        resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
-        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, o, log);
-    } else {
-        Model model = c.pretrained_model.empty() ? fresh_model(c) : pretrained_model(c, command, log);
-        Adam adam(model, o.adam);
-        ParameterAverage average;
-        TrainingState state = initial_training_state(o.seed);
-        outcome = train(model, adam, average, state, o, log);
+    RunLock checkpoint_lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
+    std::optional<RunLock> model_lock;
+    std::optional<TrainingLog> log;
+    try {
+        model_lock.emplace(resolve_links(o.output) + ".lock", "the model " + o.output);
+        train_locked(c, command, log);
+    } catch (...) {
+        // A run that fails before its first step leaves nothing behind: its
+        // logs are not opened yet, and the lock files it created go too.
+        if (!log || !log->begun()) {
+            if (model_lock) model_lock->remove_if_created();
+            checkpoint_lock.remove_if_created();
+        }
+        throw;
     }
-    if (outcome.stop_reason == "interrupted") throw Error("interrupted; continue with --resume");
 }
 
 }  // namespace
@@ -296,7 +353,9 @@ void add_train_command(CLI::App& app) {
         "  MODEL.checkpoint  parameters, optimiser moments, data position and random state: --resume continues\n"
         "                    exactly, with the same data order and dropout masks (for the same --threads)\n"
         "  MODEL.log         the progress and validation lines; MODEL.log.jsonl the same as JSON Lines\n"
-        "  MODEL.checkpoint.lock  held while a run trains, so that a second run on the same files is refused\n"
+        "  MODEL.lock, MODEL.checkpoint.lock  held while a run trains, so that a second run writing the same\n"
+        "                    model or checkpoint is refused\n"
+        "A run that fails before its first step leaves no log, and removes the lock files it created.\n"
         "Ctrl-C (or SIGTERM) writes the checkpoint after the current step and stops.\n\n"
         "Example:\n"
         "  nmt vocab -i train.en train.de --size 8000 -o spm\n"

@@ -16,8 +16,16 @@ public:
     RunLock(const RunLock&) = delete;
     RunLock& operator=(const RunLock&) = delete;
 
+    // Removes the lock file if this lock created it (a run that failed before
+    // it began leaves nothing behind). Done while the lock is still held: a
+    // process that opened the file meanwhile finds it gone once it gets the
+    // lock, and locks the file the name leads to instead.
+    void remove_if_created();
+
 private:
+    std::string path_;
     int fd_ = -1;
+    bool created_ = false;
 };
 
 }  // namespace nmt

@@ -1,9 +1,15 @@
 #include "trainer.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -46,6 +52,25 @@ bool improves(const ValidationScores& scores, const TrainingState& best, ValidMe
     if (!best.has_best) return true;
     if (metric == ValidMetric::CrossEntropy) return scores.ce < best.best_ce;
     return scores.bleu.score > best.best_score || (scores.bleu.score == best.best_score && scores.ce < best.best_ce);
+}
+
+// The model file a run writes: `model`'s weights (the caller swaps in the
+// average when the run keeps one) with what the run has done in its provenance.
+void save_run_model(Model& model, const TrainingState& state, const TrainerOptions& options,
+                    const std::string& metric, const std::string& why) {
+    nlohmann::json& p = model.provenance;
+    p["trained"] = true;
+    p["code_version"] = NMT_VERSION;
+    p["seed"] = options.seed;
+    p["data"] = state.run;
+    p["steps"] = state.step;
+    p["epochs"] = state.position.epoch;
+    p["tokens_seen"] = state.tokens_seen;
+    p["saved_because"] = why;
+    if (state.has_best)
+        p["best_validation"] = {{"metric", metric}, {"score", state.best_score}, {"step", state.best_step}};
+    if (!state.history.empty()) p["last_validation"] = state.history.back();
+    save_model(options.output, model, options.storage);
 }
 
 class TrainingRun {
@@ -267,20 +292,7 @@ void TrainingRun::display(double lr) {
 }
 
 void TrainingRun::save_output_model(const std::string& why) {
-    nlohmann::json& p = model_.provenance;
-    p["trained"] = true;
-    p["code_version"] = NMT_VERSION;
-    p["seed"] = options_.seed;
-    p["data"] = state_.run;
-    p["steps"] = state_.step;
-    p["epochs"] = state_.position.epoch;
-    p["tokens_seen"] = state_.tokens_seen;
-    p["saved_because"] = why;
-    if (state_.has_best)
-        p["best_validation"] = {{"metric", to_string(options_.metric)}, {"score", state_.best_score},
-                                {"step", state_.best_step}};
-    if (!state_.history.empty()) p["last_validation"] = state_.history.back();
-    save_model(options_.output, model_, options_.storage);
+    save_run_model(model_, state_, options_, to_string(options_.metric), why);
 }
 
 void TrainingRun::validate_and_keep_best(bool scheduled) {
@@ -398,6 +410,7 @@ TrainingOutcome TrainingRun::run() {
                             {"training_pairs", train_->pairs.size()},
                             {"options", options_.to_json()},
                             {"data", state_.run}};
+    log_.begin();
     log_.record(start);
     log_.line(std::string(resumed ? "resuming at step " + std::to_string(state_.step) : "starting") + ": " +
               std::to_string(model_.parameter_count()) + " parameters, " +
@@ -505,27 +518,88 @@ nlohmann::json TrainerOptions::to_json() const {
     return j;
 }
 
+namespace {
+
+// What opening the log later would say, said now, without creating it.
+void check_log_path(const std::string& path) {
+    if (path.empty()) return;
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw Error(path + ": cannot open the log for writing: it is a directory");
+    std::string directory = std::filesystem::path(path).parent_path().string();
+    if (directory.empty()) directory = ".";
+    if (::access(exists ? path.c_str() : directory.c_str(), W_OK) != 0)
+        throw Error(path + ": cannot open the log for writing: " + std::strerror(errno));
+}
+
+void open_log(std::ofstream& file, const std::string& path, bool append) {
+    if (path.empty()) return;
+    file.open(path, std::ios::out | (append ? std::ios::app : std::ios::trunc));
+    if (!file) throw Error(path + ": cannot open the log for writing");
+}
+
+}  // namespace
+
 TrainingLog::TrainingLog(const std::string& text_path, const std::string& jsonl_path, bool append,
                          std::ostream* console)
-    : console_(console) {
-    const auto mode = append ? std::ios::app : std::ios::trunc;
-    if (!text_path.empty()) {
-        text_.open(text_path, std::ios::out | mode);
-        if (!text_) throw Error(text_path + ": cannot open the log for writing");
-    }
-    if (!jsonl_path.empty()) {
-        jsonl_.open(jsonl_path, std::ios::out | mode);
-        if (!jsonl_) throw Error(jsonl_path + ": cannot open the log for writing");
-    }
+    : text_path_(text_path), jsonl_path_(jsonl_path), append_(append), console_(console) {
+    check_log_path(text_path);
+    check_log_path(jsonl_path);
+}
+
+void TrainingLog::begin() {
+    if (begun_) return;
+    open_log(text_, text_path_, append_);
+    open_log(jsonl_, jsonl_path_, append_);
+    begun_ = true;
+    for (const std::string& text : held_lines_)
+        if (text_.is_open()) text_ << text << std::endl;
+    for (const std::string& record : held_records_)
+        if (jsonl_.is_open()) jsonl_ << record << std::endl;
+    held_lines_.clear();
+    held_records_.clear();
 }
 
 void TrainingLog::line(const std::string& text) {
     if (console_) *console_ << text << std::endl;
+    if (!begun_) held_lines_.push_back(text);
     if (text_.is_open()) text_ << text << std::endl;
 }
 
 void TrainingLog::record(const nlohmann::json& record) {
+    if (!begun_) held_records_.push_back(record.dump());
     if (jsonl_.is_open()) jsonl_ << record.dump() << std::endl;
+}
+
+std::string restore_output_model(Checkpoint& checkpoint, const TrainerOptions& options) {
+    const TrainingState& state = checkpoint.state;
+    const bool validates = state.run.contains("valid_source");
+    if (state.step == 0 || (validates && !state.has_best)) return "";  // no model saved yet
+    std::string problem = "is missing";
+    if (std::filesystem::exists(options.output)) {
+        try {
+            load_model(options.output);
+            return "";
+        } catch (const Error& e) {
+            problem = std::string("does not load (") + e.what() + ")";
+        }
+    }
+    const std::string checkpoint_path = options.checkpoint_path();
+    if (validates && state.best_step != state.step)
+        throw Error(options.output + " " + problem + ", and the checkpoint " + checkpoint_path +
+                    " cannot restore it: it holds step " + std::to_string(state.step) + ", the best model was step " +
+                    std::to_string(state.best_step) + ". Restore " + options.output +
+                    ", or put the checkpoint's weights there (nmt average " + checkpoint_path + " -o " +
+                    options.output + ") and --resume again");
+    const std::string metric = state.run.value("valid_metric", to_string(options.metric));
+    {
+        AveragedWeightsScope averaged(checkpoint.average, checkpoint.model);
+        save_run_model(checkpoint.model, state, options, metric,
+                       validates ? "best " + metric + " on validation" : "latest (no validation set)");
+    }
+    return "warning: " + options.output + " " + problem + "; saved it again from the checkpoint " + checkpoint_path +
+           ", which holds " + (validates ? "the best model" : "the latest weights") + " (step " +
+           std::to_string(state.step) + ")";
 }
 
 TrainingState initial_training_state(uint64_t seed) {

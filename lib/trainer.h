@@ -14,6 +14,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -77,17 +78,29 @@ struct TrainerOptions {
 
 // Where the run reports: readable lines (console and text log) and one JSON
 // object per event (JSON Lines). Every write is flushed, so a killed run
-// leaves a complete log up to its last line.
+// leaves a complete log up to its last line. The files are opened only when
+// training begins; until then their lines are held back (the console gets
+// them at once), so a run that fails at start-up creates no log and leaves
+// an earlier run's log as it was.
 class TrainingLog {
 public:
-    // Empty paths and a null console are skipped. `append` continues existing logs (resume).
+    // Empty paths and a null console are skipped. `append` continues existing
+    // logs (resume). Throws nmt::Error at once when a log could not be opened
+    // (a directory, a missing directory, no permission).
     TrainingLog(const std::string& text_path, const std::string& jsonl_path, bool append, std::ostream* console);
     void line(const std::string& text);
     void record(const nlohmann::json& record);
+    // Opens the files and writes what was held back; train() calls it just before the first step.
+    void begin();
+    bool begun() const { return begun_; }
 
 private:
-    std::ofstream text_, jsonl_;
+    std::string text_path_, jsonl_path_;
+    bool append_;
     std::ostream* console_;
+    bool begun_ = false;
+    std::vector<std::string> held_lines_, held_records_;
+    std::ofstream text_, jsonl_;
 };
 
 struct TrainingOutcome {
@@ -111,6 +124,14 @@ TrainingState initial_training_state(uint64_t seed);
 // it, `average` is cleared.
 TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, TrainingState& state,
                       const TrainerOptions& options, TrainingLog& log);
+
+// On --resume, before training: once the checkpoint's run has saved its model
+// at options.output, that model must load. When it does not (or is gone), it
+// is saved again from the checkpoint if the checkpoint holds it: the best
+// model when the checkpoint was written at the best validation's step, the
+// latest weights when the run has no validation set. Returns a line saying so,
+// empty when the model loads; throws nmt::Error saying what to do otherwise.
+std::string restore_output_model(Checkpoint& checkpoint, const TrainerOptions& options);
 
 // "1:02:03" for 3723 seconds; "0:00:07".
 std::string format_duration(double seconds);

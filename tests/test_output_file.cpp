@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "output_file.h"
+#include "run_lock.h"
 #include "test_support.h"
 
 using namespace nmt;
@@ -133,4 +134,26 @@ TEST_CASE("output file: an output that is an input, or another output, is refuse
     // Devices are shared harmlessly; so is one stream written twice.
     CHECK(error_of([&] { refuse_shared_files({{"-o", "/dev/null"}, {"--alignments", "/dev/null"}}, {}); }).empty());
     CHECK(error_of([&] { refuse_shared_files({{"stdout", "", 1}, {"--alignments -", "", 1}}, {}); }).empty());
+}
+
+TEST_CASE("run lock: only the lock file a lock created is removed") {
+    const std::string path = temp_path("removed.lock").string();
+    fs::remove(path);
+    {
+        RunLock lock(path, "x");
+        lock.remove_if_created();
+        CHECK_FALSE(fs::exists(path));
+    }
+    write_text(path, "");
+    {
+        RunLock lock(path, "x");
+        lock.remove_if_created();
+        CHECK(fs::exists(path));  // it was there before
+    }
+    fs::remove(path);
+    {
+        RunLock lock(path, "x");  // created afresh, and exclusive
+        CHECK(fs::exists(path));
+        CHECK_FALSE(error_of([&] { RunLock second(path, "x"); }).empty());
+    }
 }

@@ -2,7 +2,8 @@
 # A model file written to a name never replaces what the name stands for: a
 # symbolic link keeps pointing where it did and its target gets the model; a
 # FIFO or a device is written in place (a full one fails with one line); a
-# directory is refused with one line.
+# directory is refused with one line. nmt train refuses an -o that is not a
+# file name, and creates nothing beside it.
 # Usage: output_files.sh NMT_BINARY SOURCE_DIR
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -60,5 +61,31 @@ expect_one_error "convert -o a directory" "out-dir: cannot write: it is a direct
 expect_one_error "init -o a directory" "is a directory" nmt init --vocab spm.model --dim-emb 16 --dim-rnn 16 \
     --dim-dec 32 --dim-attention 16 -o out-dir
 [[ -d out-dir && -z $(ls -A out-dir) ]] || fail "writing to a directory changed it"
+
+# nmt train: a symbolic link's target gets the model; a FIFO, a device or a
+# directory is refused before anything is written beside it.
+make_reverse_task 5 20
+nmt vocab -i train.src train.tgt --joint --size 16 -o rev 2>/dev/null
+run=(--vocab rev.model --dim-emb 16 --dim-rnn 16 --dim-dec 32 --dim-attention 16 --enc-depth 1
+     --train-source train.src --train-target train.tgt --valid-source valid.src --valid-target valid.tgt
+     --valid-beam 2 --batch-tokens 160 --seed 3 --threads 1 --quiet --max-steps 2 --valid-every 2)
+mkdir runs
+ln -s runs/trained.nmt trained-link.nmt
+nmt train "${run[@]}" -o trained-link.nmt || fail "train -o a dangling symbolic link failed"
+[[ -L trained-link.nmt ]] || fail "train -o a symbolic link replaced the link"
+nmt info runs/trained.nmt >/dev/null || fail "train -o a symbolic link did not write the model to its target"
+nmt train "${run[@]}" -o trained-link.nmt --overwrite --seed 4 || fail "train --overwrite through a link failed"
+[[ -L trained-link.nmt ]] || fail "train --overwrite -o a symbolic link replaced the link"
+
+rm -f pipe.nmt && mkfifo pipe.nmt
+expect_one_error "train -o a FIFO" "-o pipe.nmt is not a regular file" nmt train "${run[@]}" -o pipe.nmt
+expect_one_error "train -o a directory" "-o out-dir is a directory" nmt train "${run[@]}" -o out-dir
+if [[ -c null-device ]]; then
+    expect_one_error "train -o a device" "-o null-device is not a regular file" nmt train "${run[@]}" -o null-device
+    [[ -c null-device ]] || fail "train -o a device replaced it"
+fi
+leftovers=$(ls -d pipe.nmt.* out-dir.* null-device.* 2>/dev/null || true)
+[[ -z $leftovers ]] || fail "a refused train -o left files beside it: $leftovers"
+[[ -p pipe.nmt && -z $(ls -A out-dir) ]] || fail "a refused train -o changed the FIFO or the directory"
 
 echo "ok: model files never replace a symbolic link, FIFO or device, and a directory is refused"

@@ -46,4 +46,21 @@ expect_one_error "vocab -o PREFIX = -i PREFIX.model" "-o spm.model is the same f
     nmt vocab -i corpus.en spm.model --joint --size 50 -o spm
 unchanged "convert, average, init and vocab onto an input"
 
+make_reverse_task 5 20
+cp train.src train.src.orig
+train=(nmt train --vocab spm.model --dim-emb 16 --dim-rnn 16 --dim-dec 32 --dim-attention 16 --enc-depth 1
+       --train-source train.src --train-target train.tgt --batch-tokens 160 --threads 1 --quiet --max-steps 1)
+expect_one_error "train -o = --train-source" "-o train.src is the same file as --train-source train.src" \
+    "${train[@]}" -o train.src --overwrite
+cmp -s train.src train.src.orig || fail "a refused train changed its training data"
+expect_one_error "train --checkpoint = -o" "-o run.nmt and --checkpoint run.nmt" \
+    "${train[@]}" -o run.nmt --checkpoint run.nmt
+expect_one_error "train --log = --train-target" "--log train.tgt is the same file as --train-target train.tgt" \
+    "${train[@]}" -o run.nmt --log train.tgt
+expect_one_error "train -o = --pretrained-model" "-o model.nmt is the same file as --pretrained-model model.nmt" \
+    "${train[@]}" -o model.nmt --pretrained-model model.nmt --overwrite
+unchanged "train onto an input"
+leftovers=$(ls run.nmt* train.src.* 2>/dev/null | grep -v '^train.src.orig$' || true)
+[[ -z $leftovers ]] || fail "refused training runs left files behind: $leftovers"
+
 echo "ok: an output that is an input, or another output, is refused naming both"
