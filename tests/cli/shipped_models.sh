@@ -11,7 +11,7 @@ cli_test_setup "$@"
 unset NMT_MODELS
 
 listed=$(nmt translate --list-models) || fail "nmt translate --list-models failed"
-for name in de-en.captions en-de.captions en-fr.captions fr-en.captions; do
+for name in en-fr en-de de-en.captions en-de.captions en-fr.captions fr-en.captions; do
     path=$(awk -v p="$name" '$1 == p {print $2}' <<<"$listed")
     [[ -n "$path" ]] || fail "--list-models should list $name, got: $listed"
     [[ "$path" -ef "$SOURCE_DIR/models/$name.nmt" ]] || fail "$name should be $SOURCE_DIR/models/$name.nmt, not $path"
@@ -38,7 +38,9 @@ if looked_at != cat:
     sys.exit(f"{word!r} attends most to {looked_at!r}, not {cat!r}: {row}")
 EOF
 }
-check_cat 'The cat sat on the mat.' chat cat --domain captions  # the default pair is en->fr
+check_cat 'The cat sat on the mat.' chat cat  # the default: the general en->fr model
+check_cat 'The cat sat on the mat.' Katze cat --to de
+check_cat 'The cat sat on the mat.' chat cat --domain captions
 check_cat 'The cat sat on the mat.' Katze cat --to de --domain captions
 # Into English: --from picks among the two shipped models.
 check_cat 'Die Katze sitzt auf der Matte.' cat Katze --from de --domain captions
@@ -60,6 +62,11 @@ if nmt translate --to en </dev/null >"$TMP/out" 2>"$TMP/err"; then
 fi
 grep -q "de-en" "$TMP/err" && grep -q "fr-en" "$TMP/err" && grep -q -- "--from" "$TMP/err" ||
     fail "--to en with two models into English should name them and ask for --from, said: $(cat "$TMP/err")"
+
+# Without --domain the general model serves en->fr: an everyday sentence
+# comes out as French, where the caption model made "L'un est à la gare ?".
+out=$(printf 'Where is the train station?\n' | nmt translate -q)
+grep -q "Où .*gare" <<<"$out" || fail "the default en->fr model should ask where the station is, got: $out"
 
 # NMT_MODELS comes first: a pair found there hides the shipped one.
 mkdir "$TMP/models"
