@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Trains the joint 16,000-piece SentencePiece vocabularies of the general
 # models (vocab/general.en-fr, vocab/general.en-de) on the training files
-# tools/prepare_general.py writes (both sides of every corpus; SentencePiece
-# samples its own 2M lines with a fixed seed, so a rerun is byte-identical).
+# tools/prepare_general.py writes (both sides of every corpus: about 780,000
+# lines, all of them used, under the 2M-line sample limit).
 # Usage: tools/make_general_vocab.sh [DATA_ROOT] [NMT_BINARY]
 #   defaults: runs/data (general.en-fr/ and general.en-de/ under it), build/nmt
 set -euo pipefail
