@@ -104,9 +104,9 @@ std::string choose_model(const std::vector<InstalledModel>& models, const std::s
     for (const auto& m : pair)
         if (m.domain == domain) return m.path;
     if (domain.empty() && pair.size() == 1) return pair.front().path;  // no general model: the pair's only one
-    const std::string wanted = source + "-" + target + (domain.empty() ? "" : " (domain " + domain + ")");
     if (domain.empty() && pair.size() > 1)
-        throw Error("no general model for " + wanted + installed_names(pair) + "; choose one with --domain");
+        throw Error("no general model for " + source + "-" + target + installed_names(pair) +
+                    "; choose one with --domain");
     throw Error("no installed model for " + source + "->" + target + (domain.empty() ? "" : " in domain " + domain) +
                 installed_names(models) + "; give one with -m MODEL");
 }

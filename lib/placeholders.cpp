@@ -68,7 +68,6 @@ std::vector<std::string> split_spaces(const std::string& text) {
 std::string join_spaces(const std::vector<std::string>& words) {
     std::string text;
     for (const auto& w : words) {
-        if (w.empty()) continue;
         if (!text.empty()) text += ' ';
         text += w;
     }
