@@ -1,7 +1,6 @@
 // nmt bench: decoding speed of a model on a file, for several beam and batch
 // sizes in one run, so figures are comparable with each other.
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -10,6 +9,7 @@
 #include "commands.h"
 #include "corpus.h"
 #include "error.h"
+#include "input_file.h"
 #include "onednn_context.h"
 #include "text_input.h"
 #include "training_graph.h"
@@ -28,12 +28,9 @@ struct BenchOptions {
 };
 
 std::vector<std::string> read_lines(const std::string& path, int limit) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot open");
-    std::vector<std::string> lines;
-    std::string line;
-    while (std::getline(in, line) && (limit <= 0 || static_cast<int>(lines.size()) < limit))
-        lines.push_back(clean_line(line, lines.size() + 1, nullptr));
+    std::vector<std::string> lines = read_text_lines(path);
+    if (limit > 0 && static_cast<int>(lines.size()) > limit) lines.resize(limit);
+    for (size_t i = 0; i < lines.size(); ++i) lines[i] = clean_line(std::move(lines[i]), i + 1, nullptr);
     return lines;
 }
 

@@ -3,9 +3,7 @@
 // published ones.
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -14,6 +12,7 @@
 #include "chrf.h"
 #include "commands.h"
 #include "error.h"
+#include "input_file.h"
 #include "score_tokenizers.h"
 
 namespace nmt::app {
@@ -46,23 +45,10 @@ std::string display_name(const std::string& path) { return path == "-" ? "stdin"
 // (so a CRLF's '\r' too) stripped with Python's rstrip(), UTF-8 checked
 // here so that an error can name the file and line.
 std::vector<std::string> read_lines(const std::string& path) {
-    std::string text;
-    if (path == "-") {
-        text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    } else {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error(path + ": cannot open for reading");
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        if (in.bad()) throw Error(path + ": read failed");
-    }
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        std::string where = display_name(path) + ": line " + std::to_string(lines.size() + 1);
-        lines.push_back(u32_to_utf8(python_rstrip(utf8_to_u32(text.substr(start, end - start), where))));
-        start = end + 1;
+    std::vector<std::string> lines = read_text_lines(path);
+    for (size_t i = 0; i < lines.size(); ++i) {
+        const std::string where = display_name(path) + ": line " + std::to_string(i + 1);
+        lines[i] = u32_to_utf8(python_rstrip(utf8_to_u32(lines[i], where)));
     }
     return lines;
 }

@@ -18,6 +18,7 @@
 #include "checkpoint.h"
 #include "commands.h"
 #include "error.h"
+#include "input_file.h"
 #include "onednn_context.h"
 #include "output_file.h"
 #include "run_lock.h"
@@ -68,14 +69,18 @@ struct TrainCommand {
     bool resume = false, overwrite = false, quiet = false;
 };
 
+// A config is a few hundred bytes; a megabyte is a mistake (or /dev/zero).
+std::string read_config_file(const std::string& path) {
+    return read_small_file(path, size_t(1) << 20, "a config file");
+}
+
 // --config accepts JSON ({"batch-tokens": 4000, "valid-source": "dev.en"}) as
 // well as CLI11's TOML/INI (batch-tokens = 4000). Keys are the long option
 // names without dashes; '_' may stand for '-'. Options on the command line win.
 class JsonOrTomlConfig : public CLI::ConfigTOML {
 public:
     std::vector<CLI::ConfigItem> read(const std::string& path) const {
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw Error(path + ": cannot read the config file");
+        std::istringstream in(read_config_file(path));
         try {
             return from_config(in);
         } catch (const CLI::ParseError& e) {
@@ -161,9 +166,7 @@ std::string command_line() {
 
 nlohmann::json config_provenance(const std::string& path) {
     if (path.empty()) return nullptr;
-    std::ifstream in(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return {{"path", path}, {"contents", text}};
+    return {{"path", path}, {"contents", read_config_file(path)}};
 }
 
 // How a new run's model was made; the trainer adds the data and the scores.

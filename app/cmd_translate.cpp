@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "error.h"
+#include "input_file.h"
 #include "model_catalog.h"
 #include "onednn_context.h"
 #include "output_file.h"
@@ -81,12 +82,11 @@ void run(TranslateCommand& o) {
     check_search_options(search);
     Translator translator(model);
 
-    int fd = STDIN_FILENO;
-    if (!o.input.empty() && o.input != "-") {
-        fd = ::open(o.input.c_str(), O_RDONLY);
-        if (fd < 0) throw Error(o.input + ": cannot open: " + std::strerror(errno));
-    }
-    LineReader reader(fd, o.input.empty() ? "stdin" : o.input);
+    const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);
+    // A line past a megabyte (thousands of sentences) is cut there, so that
+    // `nmt translate -i /dev/zero` cannot eat memory; the rest is skipped.
+    LineReader reader(fd, o.input.empty() ? "stdin" : o.input,
+                      LineLimit{size_t(1) << 20, LineLimit::Longer::Truncate});
     File output = open_output(o.output);
     File alignments = o.alignments.empty() ? borrowed(nullptr) : open_output(o.alignments);
 

@@ -1,9 +1,9 @@
 #include "corpus.h"
 
-#include <fstream>
 #include <sstream>
 
 #include "error.h"
+#include "input_file.h"
 #include "sha256.h"
 #include "text_input.h"
 
@@ -16,24 +16,13 @@ struct TextFile {
     std::string sha256;
 };
 
-// Reads the raw bytes once: they give both the lines and the checksum, so the
-// checksum is of exactly what was trained on.
+// Reads the file once: its lines, and the checksum of exactly the bytes that
+// were trained on.
 TextFile read_lines(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open for reading");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) throw Error(path + ": read error");
     TextFile file;
-    const std::string text = bytes.str();
-    file.sha256 = sha256_hex(text);
-    size_t start = 0;
-    while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        file.lines.push_back(text.substr(start, end - start));
-        start = end + 1;
-    }
+    Sha256 digest;
+    file.lines = read_text_lines(path, LineLimit{}, &digest);
+    file.sha256 = digest.hex_digest();
     return file;
 }
 

@@ -7,6 +7,11 @@
 #include <cstring>
 #include <limits>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "error.h"
@@ -260,32 +265,64 @@ struct Span {  // where one tensor's bytes lie in the data section
     uint64_t begin = 0, end = 0;
 };
 
-std::vector<uint8_t> read_whole_file(const std::string& path) {
-    std::FILE* in = std::fopen(path.c_str(), "rb");
-    if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
-    std::vector<uint8_t> bytes;
-    std::vector<uint8_t> chunk(1 << 20);
-    size_t got;
-    while ((got = std::fread(chunk.data(), 1, chunk.size(), in)) > 0)
-        bytes.insert(bytes.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
-    int error_number = std::ferror(in) ? errno : 0;
-    std::fclose(in);
-    if (error_number) throw Error(path + ": cannot read: " + std::strerror(error_number));
-    return bytes;
-}
+// A model file, mapped read-only, so that the header is checked against the
+// file's size before any of it is read, and pages are read once, as the
+// tensors are copied out. Only a regular file is mapped: /dev/zero or a FIFO
+// named as a model would otherwise be read without end. (Models are replaced
+// by rename, never rewritten in place, so a mapped file does not change.)
+class MappedFile {
+public:
+    explicit MappedFile(const std::string& path) {
+        // O_NONBLOCK: opening a FIFO would otherwise wait for a writer.
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd_ < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+        struct stat st;
+        if (::fstat(fd_, &st) != 0) fail(path + ": cannot read: " + std::strerror(errno));
+        if (S_ISDIR(st.st_mode)) fail(path + ": is a directory, not a model file");
+        if (!S_ISREG(st.st_mode)) fail(path + ": is not a regular file (a device or a pipe), not a model file");
+        size_ = static_cast<uint64_t>(st.st_size);
+        if (size_ == 0) return;
+        void* data = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+        if (data == MAP_FAILED) fail(path + ": cannot map into memory: " + std::strerror(errno));
+        data_ = static_cast<const uint8_t*>(data);
+        ::madvise(data, size_, MADV_SEQUENTIAL);
+    }
+    ~MappedFile() { release(); }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
 
-uint64_t header_length(const std::string& path, const std::vector<uint8_t>& bytes) {
-    if (bytes.size() < 8)
-        throw Error(path + ": truncated: " + std::to_string(bytes.size()) +
+    const uint8_t* data() const { return data_; }
+    uint64_t size() const { return size_; }
+
+private:
+    [[noreturn]] void fail(const std::string& message) {
+        release();
+        throw Error(message);
+    }
+    void release() {
+        if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
+        if (fd_ >= 0) ::close(fd_);
+        data_ = nullptr;
+        fd_ = -1;
+    }
+
+    int fd_ = -1;
+    const uint8_t* data_ = nullptr;
+    uint64_t size_ = 0;
+};
+
+uint64_t header_length(const std::string& path, const MappedFile& file) {
+    if (file.size() < 8)
+        throw Error(path + ": truncated: " + std::to_string(file.size()) +
                     " bytes, shorter than the 8-byte header length of a safetensors file");
     uint64_t length;
-    std::memcpy(&length, bytes.data(), 8);
+    std::memcpy(&length, file.data(), 8);
     if (length > kMaxHeaderBytes)
         throw Error(path + ": header length " + std::to_string(length) + " is over the " +
                     std::to_string(kMaxHeaderBytes) + "-byte limit; not a safetensors file?");
-    if (length > bytes.size() - 8)
+    if (length > file.size() - 8)
         throw Error(path + ": truncated: header says " + std::to_string(length) + " bytes but the file has " +
-                    std::to_string(bytes.size() - 8) + " after the 8-byte length");
+                    std::to_string(file.size() - 8) + " after the 8-byte length");
     return length;
 }
 
@@ -301,14 +338,14 @@ std::string brief_json_message(const std::string& what) {
     return message;
 }
 
-Json parse_header(const std::string& path, const std::vector<uint8_t>& bytes, uint64_t length) {
+Json parse_header(const std::string& path, const MappedFile& file, uint64_t length) {
     auto limit_depth = [&](int depth, Json::parse_event_t, Json&) {
         if (depth > kMaxJsonDepth) throw Error(path + ": header is not a safetensors header: JSON nested too deeply");
         return true;
     };
     Json header;
     try {
-        header = Json::parse(bytes.begin() + 8, bytes.begin() + 8 + length, limit_depth);
+        header = Json::parse(file.data() + 8, file.data() + 8 + length, limit_depth);
     } catch (const Json::exception& e) {
         throw Error(path + ": header is not valid JSON: " + brief_json_message(e.what()));
     }
@@ -417,11 +454,11 @@ void check_tiling(const std::string& path, std::vector<Span> spans, uint64_t dat
 }  // namespace
 
 SafetensorsFile read_safetensors(const std::string& path) {
-    std::vector<uint8_t> bytes = read_whole_file(path);
-    uint64_t length = header_length(path, bytes);
-    Json header = parse_header(path, bytes, length);
-    const uint8_t* data = bytes.data() + 8 + length;
-    uint64_t data_size = bytes.size() - 8 - length;
+    const MappedFile mapped(path);
+    const uint64_t length = header_length(path, mapped);
+    const Json header = parse_header(path, mapped, length);
+    const uint8_t* data = mapped.data() + 8 + length;
+    const uint64_t data_size = mapped.size() - 8 - length;
 
     SafetensorsFile file;
     std::vector<Span> spans;
@@ -439,22 +476,9 @@ SafetensorsFile read_safetensors(const std::string& path) {
 }
 
 std::map<std::string, std::string> read_safetensors_metadata(const std::string& path) {
-    std::FILE* in = std::fopen(path.c_str(), "rb");
-    if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
-    std::vector<uint8_t> bytes(8);
-    bytes.resize(std::fread(bytes.data(), 1, 8, in));
-    if (bytes.size() == 8) {
-        uint64_t length;
-        std::memcpy(&length, bytes.data(), 8);
-        if (length <= kMaxHeaderBytes) {  // else header_length says why
-            bytes.resize(8 + length);
-            bytes.resize(8 + std::fread(bytes.data() + 8, 1, length, in));
-        }
-    }
-    std::fclose(in);
-    // The bytes read so far stand for the file: a short read is a truncated header.
-    const uint64_t length = header_length(path, bytes);
-    const Json header = parse_header(path, bytes, length);
+    const MappedFile mapped(path);  // reads the header's pages only
+    const uint64_t length = header_length(path, mapped);
+    const Json header = parse_header(path, mapped, length);
     auto metadata = header.find("__metadata__");
     return metadata == header.end() ? std::map<std::string, std::string>{} : parse_metadata(path, *metadata);
 }

@@ -88,11 +88,32 @@ std::string clean_line(std::string line, int64_t line_number, std::vector<std::s
     return out;
 }
 
-LineReader::LineReader(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+LineReader::LineReader(int fd, std::string name, LineLimit limit)
+    : fd_(fd), name_(std::move(name)), limit_(limit) {}
 
-LineReader::LineReader(std::FILE* file, std::string name) : LineReader(fileno(file), std::move(name)) {}
+LineReader::LineReader(std::FILE* file, std::string name, LineLimit limit)
+    : LineReader(fileno(file), std::move(name), limit) {}
 
-LineReader::LineReader(std::istream& in, std::string name) : stream_(&in), name_(std::move(name)) {}
+LineReader::LineReader(std::istream& in, std::string name, LineLimit limit)
+    : stream_(&in), name_(std::move(name)), limit_(limit) {}
+
+namespace {
+
+// Where to cut s[begin, end) so that no UTF-8 character is split: back over
+// continuation bytes. Bytes that are all continuations (not UTF-8 anyway) are
+// cut where they are; clean_line replaces what is left of them.
+size_t character_boundary(const std::string& s, size_t begin, size_t end) {
+    size_t cut = end;
+    while (cut > begin && cut < s.size() && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+    return cut > begin ? cut : end;
+}
+
+}  // namespace
+
+void LineReader::refuse_long_line() const {
+    throw Error(name_ + ": line " + std::to_string(line_number_ + 1) + " is longer than " +
+                std::to_string(limit_.max_bytes) + " bytes (no newline; not a text file?)");
+}
 
 bool LineReader::has_buffered_line() {
     // Remember how far we searched so a 10 MB line arriving in 64 KiB reads
@@ -136,17 +157,83 @@ void LineReader::fill() {
     }
 }
 
-bool LineReader::next_line(std::string& line) {
-    if (stream_) {
-        if (!std::getline(*stream_, line)) {
-            if (stream_->bad()) throw Error(name_ + ": cannot read");
-            return false;
+bool LineReader::skip_rest_of_long_line(bool may_block) {
+    while (skipping_) {
+        const size_t newline = buffer_.find('\n', start_);
+        if (newline != std::string::npos) {
+            start_ = newline + 1;
+            scanned_ = 0;
+            skipping_ = false;
+            compact();
+            break;
         }
-        ++line_number_;
-        return true;
+        buffer_.clear();  // all of it belongs to the line being skipped
+        start_ = scanned_ = 0;
+        if (eof_) {
+            skipping_ = false;
+            break;
+        }
+        if (!may_block) {
+            pollfd p{fd_, POLLIN, 0};
+            if (::poll(&p, 1, 0) <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR))) return false;
+        }
+        fill();
     }
+    return true;
+}
+
+// The istream form reads a byte at a time from the stream's buffer, so that
+// a line never grows past the limit; a long line's rest is skipped at once
+// (streams are files and strings, never a person waiting for an answer).
+bool LineReader::next_stream_line(std::string& line) {
+    line.clear();
+    std::streambuf* in = stream_->rdbuf();
+    try {
+        bool any = false;  // bytes read by this call: a last line without '\n'
+        for (int c = in->sbumpc();; c = in->sbumpc(), any = true) {
+            if (c == std::char_traits<char>::eof()) {
+                stream_->setstate(std::ios::eofbit);
+                if (!any) return false;
+                unterminated_ = true;
+                break;
+            }
+            if (c == '\n') break;
+            if (truncated_) continue;  // skipping the rest of a long line
+            if (line.size() == limit_.max_bytes) {
+                if (limit_.longer == LineLimit::Longer::Refuse) refuse_long_line();
+                line.push_back(static_cast<char>(c));  // to see whether it starts a character
+                line.resize(character_boundary(line, 0, limit_.max_bytes));
+                truncated_ = true;
+                continue;
+            }
+            line.push_back(static_cast<char>(c));
+        }
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {  // filebuf throws on a directory
+        throw Error(name_ + ": cannot read: " + e.what());
+    }
+    ++line_number_;
+    return true;
+}
+
+bool LineReader::next_line(std::string& line) {
+    if (skipping_) skip_rest_of_long_line(true);
+    truncated_ = unterminated_ = false;
+    if (stream_) return next_stream_line(line);
     for (;;) {
         const size_t newline = buffer_.find('\n', start_ + scanned_);
+        const size_t length = (newline == std::string::npos ? buffer_.size() : newline) - start_;
+        if (length > limit_.max_bytes) {
+            if (limit_.longer == LineLimit::Longer::Refuse) refuse_long_line();
+            const size_t cut = character_boundary(buffer_, start_, start_ + limit_.max_bytes);
+            line.assign(buffer_, start_, cut - start_);
+            start_ = cut;
+            scanned_ = 0;
+            truncated_ = skipping_ = true;
+            ++line_number_;
+            return true;
+        }
         if (newline != std::string::npos) {
             line.assign(buffer_, start_, newline - start_);
             start_ = newline + 1;
@@ -159,6 +246,7 @@ bool LineReader::next_line(std::string& line) {
         if (eof_) {
             if (start_ == buffer_.size()) return false;
             line.assign(buffer_, start_, std::string::npos);  // last line, no '\n'
+            unterminated_ = true;
             buffer_.clear();
             start_ = scanned_ = 0;
             ++line_number_;
@@ -173,7 +261,9 @@ bool LineReader::more_available_without_blocking() {
         if (!stream_->good()) return true;  // next_line() will report the end at once
         return stream_->rdbuf()->in_avail() != 0;
     }
+    if (skipping_ && !skip_rest_of_long_line(false)) return false;
     if (eof_ || has_buffered_line()) return true;
+    if (buffer_.size() - start_ > limit_.max_bytes) return true;  // a long line to cut
     pollfd p{fd_, POLLIN, 0};
     if (::poll(&p, 1, 0) <= 0) return false;
     return (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0;

@@ -81,19 +81,26 @@ StreamStats translate_stream(Translator& translator, LineReader& input, std::FIL
         lines.clear();
         sentences.clear();
         warnings.clear();
-        size_t chunk_sentences = 0;
+        size_t chunk_sentences = 0, chunk_bytes = 0;
         const int64_t first = stats.lines + 1;
         // Take one line (waiting if need be), then only what is already there.
         // Sentences bound the chunk too: a few paragraphs are as much work as
-        // hundreds of lines.
+        // hundreds of lines; and bytes, so that memory stays bounded.
         while (static_cast<int>(lines.size()) < options.max_chunk_lines &&
-               chunk_sentences < static_cast<size_t>(options.max_chunk_lines)) {
+               chunk_sentences < static_cast<size_t>(options.max_chunk_lines) &&
+               chunk_bytes < options.max_chunk_bytes) {
             if (!lines.empty() && !input.more_available_without_blocking()) break;
             if (!input.next_line(line)) {
                 more = false;
                 break;
             }
-            lines.push_back(clean_line(std::move(line), first + lines.size(), &warnings));
+            const int64_t number = first + static_cast<int64_t>(lines.size());
+            if (input.last_line_truncated())
+                warnings.push_back("line " + std::to_string(number) + ": longer than " +
+                                   std::to_string(input.limit().max_bytes) +
+                                   " bytes; only the first are translated, the rest is skipped");
+            chunk_bytes += line.size();
+            lines.push_back(clean_line(std::move(line), number, &warnings));
             sentences.push_back(line_sentences(lines.back(), split));
             chunk_sentences += sentences.back().sentences.size();
         }

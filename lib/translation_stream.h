@@ -27,6 +27,7 @@ struct StreamOptions {
     // translated whole.
     bool split_sentences = true;
     int max_chunk_lines = 512;  // and at most about as many sentences
+    size_t max_chunk_bytes = size_t(4) << 20;  // a chunk ends after the line that passes this
 };
 
 struct StreamStats {

@@ -31,11 +31,12 @@ std::vector<int> Translator::source_ids(const std::string& line, int64_t line_nu
     }
     std::vector<int> ids = model_.source_vocab.encode(line);
     if (ids.size() > limit || original_bytes > line.size()) {
+        // One wording whichever way the excess was found (bytes or pieces),
+        // naming the limit as the model's config and README do.
         if (warnings)
-            warnings->push_back("line " + std::to_string(line_number) + ": " +
-                                (original_bytes > line.size() ? std::to_string(original_bytes) + " bytes"
-                                                              : std::to_string(ids.size()) + " pieces") +
-                                ", cropped to the model's limit of " + std::to_string(limit) + " pieces");
+            warnings->push_back("line " + std::to_string(line_number) + ": longer than the model's limit of " +
+                                std::to_string(model_.config.max_source_pieces) +
+                                " pieces (end of sentence included); the rest is cropped");
         if (ids.size() > limit) ids.resize(limit);
     }
     if (!ids.empty()) ids.push_back(model_.source_vocab.eos_id());

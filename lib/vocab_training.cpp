@@ -2,16 +2,17 @@
 
 #include <sentencepiece_processor.h>
 #include <sentencepiece_trainer.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <thread>
 #include <unordered_map>
 
 #include "error.h"
+#include "input_file.h"
 #include "text_input.h"
 
 namespace nmt {
@@ -28,6 +29,9 @@ constexpr unsigned kTrainingSeed = 20240101;
 class CleanLineIterator : public sentencepiece::SentenceIterator {
 public:
     explicit CleanLineIterator(const std::vector<std::string>& paths) : paths_(paths) { advance(); }
+    ~CleanLineIterator() override { close_file(); }
+    CleanLineIterator(const CleanLineIterator&) = delete;
+    CleanLineIterator& operator=(const CleanLineIterator&) = delete;
 
     bool done() const override { return done_; }
     void Next() override { advance(); }
@@ -60,23 +64,27 @@ private:
                     ++lines_;
                     return;
                 }
-                if (file_.bad()) throw Error(paths_[next_ - 1] + ": read error");
                 reader_.reset();
+                close_file();
             }
             if (next_ == paths_.size()) {
                 done_ = true;
                 return;
             }
             const std::string& path = paths_[next_++];
-            file_ = std::ifstream(path, std::ios::binary);
-            if (!file_) throw Error(path + ": cannot open: " + std::strerror(errno));
-            reader_ = std::make_unique<LineReader>(file_, path);
+            fd_ = open_input(path);
+            reader_ = std::make_unique<LineReader>(fd_, path);
         }
+    }
+
+    void close_file() {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = -1;
     }
 
     const std::vector<std::string>& paths_;
     size_t next_ = 0;
-    std::ifstream file_;
+    int fd_ = -1;
     std::unique_ptr<LineReader> reader_;
     std::string line_;
     bool done_ = false;

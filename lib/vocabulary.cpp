@@ -1,11 +1,10 @@
 #include "vocabulary.h"
 
-#include <fstream>
-#include <sstream>
 
 #include <sentencepiece_processor.h>
 
 #include "error.h"
+#include "input_file.h"
 
 namespace nmt {
 
@@ -23,11 +22,8 @@ Vocabulary::~Vocabulary() = default;
 Vocabulary::Vocabulary(Vocabulary&&) noexcept = default;
 
 std::string Vocabulary::read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path + ": cannot open SentencePiece model");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    Vocabulary check(bytes.str(), path);
+    // SentencePiece models are a few megabytes at most.
+    Vocabulary check(read_small_file(path, size_t(64) << 20, "a SentencePiece model"), path);
     return check.serialized();
 }
 

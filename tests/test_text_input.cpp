@@ -198,7 +198,7 @@ TEST_CASE("LineReader reads a 10 MB line without a newline, and lines after one"
     REQUIRE(lseek(fd, 0, SEEK_SET) == 0);
 
     const auto t0 = std::chrono::steady_clock::now();
-    LineReader reader(fd, path);
+    LineReader reader(fd, path, nmt::LineLimit{big.size()});
     std::string line;
     REQUIRE(reader.next_line(line));
     CHECK(line == "short");
@@ -242,4 +242,92 @@ TEST_CASE("LineReader reports a read error naming the input") {
     LineReader reader(-1, "corpus.txt");
     std::string line;
     CHECK_THROWS_WITH(reader.next_line(line), doctest::Contains("corpus.txt: cannot read"));
+}
+
+namespace {
+
+// Writes content to a new temporary file and returns its descriptor, at offset 0.
+struct TempFile {
+    char path[40] = "/tmp/nmt_test_text_input_XXXXXX";
+    int fd = -1;
+    explicit TempFile(const std::string& content) {
+        fd = mkstemp(path);
+        REQUIRE(fd >= 0);
+        REQUIRE(::write(fd, content.data(), content.size()) == static_cast<ssize_t>(content.size()));
+        REQUIRE(lseek(fd, 0, SEEK_SET) == 0);
+    }
+    ~TempFile() {
+        close(fd);
+        unlink(path);
+    }
+};
+
+const nmt::LineLimit kCutAt10{10, nmt::LineLimit::Longer::Truncate};
+
+}  // namespace
+
+TEST_CASE("LineReader cuts a line over the limit at a character boundary and skips the rest") {
+    // "é" is two bytes: a cut at 10 bytes would split the one at bytes 10-11.
+    const std::string content = "short\n123456789\xC3\xA9XYZ and much more\nexactly10b\nlast";
+    std::istringstream stream(content);
+    TempFile file(content);
+    LineReader from_stream(stream, "stream", kCutAt10), from_fd(file.fd, "file", kCutAt10);
+    for (LineReader* reader : {&from_stream, &from_fd}) {
+        CAPTURE(reader == &from_fd);
+        std::string line;
+        REQUIRE(reader->next_line(line));
+        CHECK(line == "short");
+        CHECK_FALSE(reader->last_line_truncated());
+        REQUIRE(reader->next_line(line));
+        CHECK(line == "123456789");
+        CHECK(reader->last_line_truncated());
+        CHECK(reader->line_number() == 2);
+        REQUIRE(reader->next_line(line));
+        CHECK(line == "exactly10b");  // at the limit is not over it
+        CHECK_FALSE(reader->last_line_truncated());
+        REQUIRE(reader->next_line(line));
+        CHECK(line == "last");
+        CHECK(reader->last_line_unterminated());
+        CHECK_FALSE(reader->next_line(line));
+        CHECK(reader->line_number() == 4);
+    }
+}
+
+TEST_CASE("LineReader refuses a line over the limit, naming the input and the line") {
+    const std::string content = "fine\n" + std::string(11, 'x') + "\n";
+    std::istringstream stream(content);
+    TempFile file(content);
+    const nmt::LineLimit refuse{10, nmt::LineLimit::Longer::Refuse};
+    LineReader from_stream(stream, "corpus.en", refuse), from_fd(file.fd, "corpus.en", refuse);
+    for (LineReader* reader : {&from_stream, &from_fd}) {
+        std::string line;
+        REQUIRE(reader->next_line(line));
+        CHECK_THROWS_WITH(reader->next_line(line),
+                          doctest::Contains("corpus.en: line 2 is longer than 10 bytes"));
+    }
+}
+
+TEST_CASE("LineReader keeps memory bounded on input without newlines, and answers a cut line at once") {
+    Pipe p;
+    LineReader reader(p.read_end, "stdin", nmt::LineLimit{1000, nmt::LineLimit::Longer::Truncate});
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {  // 50 MB of one line, then a short one
+        close(p.read_end);
+        const std::string block(64 * 1024, 'z');
+        for (int i = 0; i < 800; ++i) p.write(block);
+        p.write("\nnext\n");
+        _exit(0);
+    }
+    p.close_writer();
+    std::string line;
+    REQUIRE(reader.next_line(line));  // returned before the writer is done
+    CHECK(line == std::string(1000, 'z'));
+    CHECK(reader.last_line_truncated());
+    REQUIRE(reader.next_line(line));
+    CHECK(line == "next");
+    CHECK_FALSE(reader.last_line_truncated());
+    CHECK_FALSE(reader.next_line(line));
+    int status = 0;
+    waitpid(child, &status, 0);
 }

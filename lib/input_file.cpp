@@ -1,0 +1,73 @@
+#include "input_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "error.h"
+#include "sha256.h"
+
+namespace nmt {
+
+int open_input(const std::string& path) {
+    if (path.empty()) throw Error("an input file name is empty");
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw Error(path + ": cannot open: " + std::strerror(errno));
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        throw Error(path + ": is a directory");
+    }
+    return fd;
+}
+
+namespace {
+
+struct FdCloser {
+    int fd;
+    ~FdCloser() {
+        if (fd != STDIN_FILENO) ::close(fd);
+    }
+};
+
+}  // namespace
+
+std::string read_small_file(const std::string& path, size_t max_bytes, const std::string& what) {
+    FdCloser in{open_input(path)};
+    std::string bytes;
+    char chunk[64 * 1024];
+    for (;;) {
+        const ssize_t n = ::read(in.fd, chunk, sizeof chunk);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw Error(path + ": cannot read: " + std::strerror(errno));
+        }
+        if (bytes.size() + static_cast<size_t>(n) > max_bytes)
+            throw Error(path + ": larger than " + std::to_string(max_bytes) + " bytes; not " + what + "?");
+        bytes.append(chunk, static_cast<size_t>(n));
+    }
+    return bytes;
+}
+
+std::vector<std::string> read_text_lines(const std::string& path, LineLimit limit, Sha256* digest) {
+    const bool standard_input = path == "-";
+    FdCloser in{standard_input ? STDIN_FILENO : open_input(path)};
+    limit.longer = LineLimit::Longer::Refuse;
+    LineReader reader(in.fd, standard_input ? "stdin" : path, limit);
+    std::vector<std::string> lines;
+    std::string line;
+    while (reader.next_line(line)) {
+        if (digest) {
+            digest->update(line);
+            if (!reader.last_line_unterminated()) digest->update("\n", 1);
+        }
+        lines.push_back(std::move(line));
+    }
+    return lines;
+}
+
+}  // namespace nmt
