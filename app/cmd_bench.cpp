@@ -123,8 +123,14 @@ void add_bench_command(CLI::App& app) {
     auto* c = app.add_subcommand("bench", "Measure decoding speed (sentences/s, target tokens/s), or training speed");
     c->add_option("-m,--model", o->model, "Model file")->required();
     c->add_option("-i,--input", o->input, "Source sentences, one per line")->required();
-    c->add_option("--beam-sizes", o->beams, "Beam sizes to measure")->delimiter(',')->capture_default_str();
-    c->add_option("--batch-sizes", o->batches, "Batch sizes to measure")->delimiter(',')->capture_default_str();
+    c->add_option("--beam-sizes", o->beams, "Beam sizes to measure")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 1000))
+        ->capture_default_str();
+    c->add_option("--batch-sizes", o->batches, "Batch sizes to measure")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
     c->add_option("--threads", o->threads, "CPU threads")->capture_default_str();
     c->add_option("--lines", o->lines, "Use only the first N lines (0 = all)")->capture_default_str();
     c->add_option("--repeat", o->repeat, "Runs per setting; the fastest counts")->capture_default_str();

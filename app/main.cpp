@@ -1,11 +1,14 @@
 // nmt: neural machine translation on one CPU. The entry point only wires the
 // subcommands together and turns every error into one line on stderr.
 #include <iostream>
+#include <string>
 
 #include "commands.h"
 #include "error.h"
 
 namespace {
+
+constexpr int kUsageError = 64;  // README, "Exit status"
 
 // A single-value option given twice takes its last value, as in Marian and
 // OpenNMT: flags appended after a recipe script's own override them
@@ -15,6 +18,22 @@ void let_last_value_win(CLI::App& command) {
     for (CLI::Option* option : command.get_options())
         if (option->get_items_expected_max() <= 1) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     for (CLI::App* subcommand : command.get_subcommands([](CLI::App*) { return true; })) let_last_value_win(*subcommand);
+}
+
+// Rules every command shares, applied to every option in one place:
+//  - no value may be empty: `-i ''` or `-m ''` is a mistake (an unset shell
+//    variable), not a request for stdin or the default model;
+//  - --threads is 0 (OpenMP's default: OMP_NUM_THREADS or all cores) to 256.
+void check_common_values(CLI::App& command) {
+    const CLI::Validator non_empty(
+        [](std::string& value) { return value.empty() ? std::string("the value is empty") : std::string(); }, "");
+    for (CLI::Option* option : command.get_options()) {
+        if (option->get_items_expected_max() == 0) continue;  // a flag
+        option->check(non_empty);
+        if (option->check_lname("threads")) option->check(CLI::Range(0, 256));
+    }
+    for (CLI::App* subcommand : command.get_subcommands([](CLI::App*) { return true; }))
+        check_common_values(*subcommand);
 }
 
 }  // namespace
@@ -33,10 +52,20 @@ int main(int argc, char** argv) {
     nmt::app::add_convert_command(app);
     nmt::app::add_average_command(app);
     let_last_value_win(app);
+    check_common_values(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        // --help and --version are "errors" with exit code 0: CLI11 prints them.
+        if (e.get_exit_code() == 0) return app.exit(e);
+        // A usage error is one line like every other error, with one exit
+        // code (sysexits' EX_USAGE) instead of CLI11's 105-114 and its
+        // second "Run with --help" line.
+        std::string message = e.what();
+        for (char& c : message)
+            if (c == '\n') c = ' ';
+        std::cerr << "nmt: error: " << message << " (see nmt --help)\n";
+        return kUsageError;
     } catch (const nmt::Error& e) {
         std::cerr << "nmt: error: " << e.what() << "\n";
         return 1;
