@@ -45,7 +45,10 @@ std::vector<InstalledModel> installed_models() {
         if (!fs::is_directory(dir, error)) continue;
         std::vector<fs::path> files;
         for (const auto& entry : fs::directory_iterator(dir, error))
-            if (entry.path().extension() == ".nmt") files.push_back(entry.path());
+            // A model is a regular file (through links): not a directory
+            // or a link to /dev/zero that happens to end in .nmt.
+            if (entry.path().extension() == ".nmt" && fs::is_regular_file(entry.path(), error))
+                files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
             const std::string stem = file.stem().string();  // "en-fr" or "en-fr.captions"

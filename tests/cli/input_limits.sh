@@ -29,6 +29,14 @@ expect_error "train --config /dev/zero" "/dev/zero: larger than 1048576 bytes; n
 expect_error "train --train-source DIR" "$TMP: is a directory" \
     nmt train --vocab "$TMP/spm.model" --train-source "$TMP" --train-target "$TMP/one.txt" -o "$TMP/new.nmt"
 
+# --list-models lists regular files only (through links).
+mkdir -p "$TMP/models/en-xx.nmt"
+ln -s /dev/zero "$TMP/models/en-yy.nmt"
+ln -s "$TMP/model.nmt" "$TMP/models/en-zz.nmt"
+listed=$(NMT_MODELS=$TMP/models nmt translate --list-models | grep "^en-[xyz][xyz]" || true)
+expect_eq "models listed from a directory with a directory, a link to /dev/zero and a link to a model" \
+    "en-zz	$TMP/model.nmt" "$listed"
+
 # An endless line: nothing is printed for it (it never ends), but memory
 # stays bounded: the peak resident set after 4 s of /dev/zero.
 "$NMT" translate -m "$TMP/model.nmt" -i /dev/zero >/dev/null 2>&1 &
