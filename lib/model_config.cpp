@@ -1,5 +1,7 @@
 #include "model_config.h"
 
+#include <limits>
+
 #include "error.h"
 
 namespace nmt {
@@ -69,7 +71,7 @@ void ModelConfig::validate() const {
     require_range("dim_attention", dim_attention, 1, 8192);
     require_range("source_vocab_size", source_vocab_size, 4, 1 << 20);
     require_range("target_vocab_size", target_vocab_size, 4, 1 << 20);
-    require_range("max_source_pieces", max_source_pieces, 1, 1 << 16);
+    require_range("max_source_pieces", max_source_pieces, 2, 1 << 16);  // one piece and EOS
     if (attention == AttentionType::Dot && dim_dec != dim_context())
         throw Error("model configuration: dot attention needs the decoder state size (" + std::to_string(dim_dec) +
                     ") to equal the encoder output size 2*dim_rnn (" + std::to_string(dim_context()) +
@@ -118,6 +120,23 @@ ModelConfig config_from_json(const nlohmann::json& j) {
             throw Error(std::string("model configuration: '") + key + "' has the wrong type");
         }
     };
+    // A size must be a JSON integer that fits an int: nlohmann would turn
+    // 2147483648 into -2147483648, 2^40 into 0 and 256.5 into 256, and the
+    // message would then blame the wrong number. validate() checks the ranges.
+    auto get_int = [&](const char* key, int& out) {
+        if (!j.contains(key)) throw Error(std::string("model configuration lacks '") + key + "'");
+        const nlohmann::json& value = j.at(key);
+        std::string shown = value.dump();
+        if (shown.size() > 40) shown = shown.substr(0, 40) + "...";
+        if (!value.is_number_integer())
+            throw Error(std::string("model configuration: '") + key + "' is " + shown + ", not an integer");
+        const bool fits = value.is_number_unsigned()
+                              ? value.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int>::max())
+                              : value.get<int64_t>() >= std::numeric_limits<int>::min() &&
+                                    value.get<int64_t>() <= std::numeric_limits<int>::max();
+        if (!fits) throw Error(std::string("model configuration: '") + key + "' is " + shown + ", far out of range");
+        out = static_cast<int>(value.get<int64_t>());
+    };
     ModelConfig c;
     std::string enc_cell, dec_cell, style, attention;
     get("encoder_cell", enc_cell);
@@ -128,19 +147,19 @@ ModelConfig config_from_json(const nlohmann::json& j) {
     c.decoder_cell = parse_cell(dec_cell);
     c.decoder_style = parse_decoder_style(style);
     c.attention = parse_attention(attention);
-    get("encoder_depth", c.encoder_depth);
+    get_int("encoder_depth", c.encoder_depth);
     get("input_feeding", c.input_feeding);
     get("tied_embeddings", c.tied_embeddings);
     if (j.contains("tied_source_embeddings")) get("tied_source_embeddings", c.tied_source_embeddings);
     if (j.contains("layer_norm")) get("layer_norm", c.layer_norm);
     if (j.contains("lexical_model")) get("lexical_model", c.lexical_model);
-    get("dim_emb", c.dim_emb);
-    get("dim_rnn", c.dim_rnn);
-    get("dim_dec", c.dim_dec);
-    get("dim_attention", c.dim_attention);
-    get("source_vocab_size", c.source_vocab_size);
-    get("target_vocab_size", c.target_vocab_size);
-    get("max_source_pieces", c.max_source_pieces);
+    get_int("dim_emb", c.dim_emb);
+    get_int("dim_rnn", c.dim_rnn);
+    get_int("dim_dec", c.dim_dec);
+    get_int("dim_attention", c.dim_attention);
+    get_int("source_vocab_size", c.source_vocab_size);
+    get_int("target_vocab_size", c.target_vocab_size);
+    get_int("max_source_pieces", c.max_source_pieces);
     get("source_language", c.source_language);
     get("target_language", c.target_language);
     c.validate();

@@ -198,3 +198,20 @@ TEST_CASE("model io: every truncation of a model file is refused, never crashes"
         CHECK(error_of([&] { load_model(cut); }).find(cut) != std::string::npos);
     }
 }
+
+TEST_CASE("model io: configuration sizes must be integers in range, named with the value as written") {
+    auto error_with = [](const char* key, const nlohmann::json& value) {
+        nlohmann::json config = plain_config_json();
+        config[key] = value;
+        return error_of([&] { config_from_json(config); });
+    };
+    CHECK(error_with("dim_rnn", 2147483648ull) == "model configuration: 'dim_rnn' is 2147483648, far out of range");
+    CHECK(error_with("dim_rnn", 1ull << 40) == "model configuration: 'dim_rnn' is 1099511627776, far out of range");
+    CHECK(error_with("dim_rnn", -5000000000ll) == "model configuration: 'dim_rnn' is -5000000000, far out of range");
+    CHECK(error_with("dim_rnn", 1e300).find("'dim_rnn' is 1e+300, not an integer") != std::string::npos);
+    CHECK(error_with("dim_emb", 256.5) == "model configuration: 'dim_emb' is 256.5, not an integer");
+    CHECK(error_with("dim_dec", "512") == "model configuration: 'dim_dec' is \"512\", not an integer");
+    CHECK(error_with("dim_rnn", 9000) == "model configuration: dim_rnn = 9000 is outside [1, 8192]");
+    CHECK(error_with("max_source_pieces", 1) == "model configuration: max_source_pieces = 1 is outside [2, 65536]");
+    CHECK_NOTHROW(config_from_json(plain_config_json()));
+}
