@@ -244,6 +244,15 @@ void warn_if_pretrained_differs(const TrainCommand& c, const nlohmann::json& pro
 
 std::string log_path(const TrainCommand& c) { return c.log.empty() ? c.trainer.output + ".log" : c.log; }
 
+// LOG.jsonl beside a --log file; beside the model when --log is a device or
+// a FIFO (`--log /dev/null` must not create /dev/null.jsonl).
+std::string json_log_path(const TrainCommand& c) {
+    struct stat st {};
+    if (!c.log.empty() && ::stat(c.log.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        return c.trainer.output + ".log.jsonl";
+    return log_path(c) + ".jsonl";
+}
+
 // The model is rewritten at every improvement and the checkpoint, logs and
 // locks go beside it, so -o must name a file; and no file the run writes may
 // be one it reads (or another it writes). Checked before anything is opened.
@@ -257,7 +266,7 @@ void check_output_files(const TrainCommand& c) {
     const std::vector<NamedFile> outputs = {{"-o", o.output},
                                             {"--checkpoint", o.checkpoint_path()},
                                             {"--log", log_path(c)},
-                                            {"--log (JSON Lines)", log_path(c) + ".jsonl"}};
+                                            {"--log (JSON Lines)", json_log_path(c)}};
     std::vector<NamedFile> inputs;
     for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--train-source", o.train_source},
                                        {"--train-target", o.train_target},
@@ -283,7 +292,7 @@ void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>
     if (!resuming && !c.overwrite && std::filesystem::exists(o.output))
         throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
     const std::string log_file = log_path(c);
-    TrainingLog& log = log_slot.emplace(log_file, log_file + ".jsonl", resuming, c.quiet ? nullptr : &std::cerr);
+    TrainingLog& log = log_slot.emplace(log_file, json_log_path(c), resuming, c.quiet ? nullptr : &std::cerr);
     if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
     set_threads(c.threads);
 
@@ -402,7 +411,7 @@ void add_train_command(CLI::App& app) {
     out->add_option("--storage", c->storage, "Weight storage type of the model file")
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
-    out->add_option("--log", c->log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl");
+    out->add_option("--log", c->log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl (MODEL.log.jsonl when LOG is a device or FIFO)");
     out->add_flag("-q,--quiet", c->quiet, "Do not print progress on stderr (the logs still get it)");
 
     auto* optimiser = cmd->add_option_group("Optimisation");

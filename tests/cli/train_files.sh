@@ -5,7 +5,9 @@
 #    model it replaces), and otherwise refuses, saying which step it holds;
 #  - two runs writing one -o are refused even with different --checkpoint;
 #  - a run that fails before its first step leaves no log and no lock file it
-#    created, and leaves files that were there before as they were.
+#    created, and leaves files that were there before as they were;
+#  - --log naming a FIFO or device gets the text log; the JSON log goes
+#    beside the model instead of to FIFO.jsonl.
 # Usage: train_files.sh NMT_BINARY SOURCE_DIR
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -76,4 +78,14 @@ expect_eq "an earlier log after a failed start" "an earlier run's log" "$(cat ke
 [[ -e kept.nmt.lock ]] || fail "a failed start removed a lock file it did not create"
 [[ ! -e kept.nmt.log.jsonl && ! -e kept.nmt.checkpoint.lock ]] || fail "a failed start left files it created"
 
-echo "ok: a corrupt model is restored from the checkpoint or refused; one -o, one run; failed starts leave nothing"
+# --log naming a FIFO (or /dev/null): the text log is written into it, and
+# the JSON Lines log goes beside the model, not to FIFO.jsonl.
+mkfifo log.fifo
+cat log.fifo >fifo.txt &
+nmt train "${run[@]}" --max-steps 2 -o fifo.nmt --log log.fifo || fail "a run with --log FIFO failed"
+wait
+[[ -p log.fifo && ! -e log.fifo.jsonl ]] || fail "--log FIFO should stay a FIFO and get no .jsonl beside it"
+[[ -s fifo.nmt.log.jsonl ]] || fail "with --log FIFO the JSON Lines log should be fifo.nmt.log.jsonl"
+grep -q "^validation at step 2:" fifo.txt || fail "the text log should have gone through the FIFO, got: $(cat fifo.txt)"
+
+echo "ok: a corrupt model is restored from the checkpoint or refused; one -o, one run; failed starts leave nothing; --log FIFO"
