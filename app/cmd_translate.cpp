@@ -68,6 +68,21 @@ void check_search_options(const SearchOptions& s) {
         throw Error("--length-penalty must be a finite number, not " + number(s.length_penalty));
 }
 
+// Settings whose search cannot fit in this machine's memory are refused with
+// the figure, before they grow for minutes and end in the OOM killer.
+void check_search_memory(const ModelConfig& config, const SearchOptions& search, int batch_size) {
+    const double bound = static_cast<double>(search_memory_bound(config, search, batch_size));
+    const double physical = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
+    if (physical > 0 && bound > 0.75 * physical) {
+        char message[256];
+        std::snprintf(message, sizeof message,
+                      "--beam-size %d with --batch-size %d may need up to %.1f GB for the search, and this machine has "
+                      "%.1f GB: lower one of them",
+                      search.beam_size, batch_size, bound / 1e9, physical / 1e9);
+        throw Error(message);
+    }
+}
+
 void run(TranslateCommand& o) {
     if (o.list_models) {
         print_model_list(stdout);
@@ -80,6 +95,7 @@ void run(TranslateCommand& o) {
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
     check_search_options(search);
+    check_search_memory(model.config, search, o.stream.translate.batch_size);
     Translator translator(model);
 
     const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);

@@ -1,6 +1,7 @@
 #include "translator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "alignment_output.h"
@@ -13,6 +14,16 @@ SearchOptions with_model_defaults(SearchOptions search, const Model& model) {
     if (model.decoding.contains("length_penalty"))
         search.length_penalty = model.decoding.at("length_penalty").get<float>();
     return search;
+}
+
+uint64_t search_memory_bound(const ModelConfig& config, const SearchOptions& search, int batch_size) {
+    const double rows = double(std::max(1, batch_size)) * std::max(1, search.beam_size);
+    const double source = config.max_source_pieces;
+    const double target = std::min(100000.0, std::ceil(double(search.max_length_factor) * source) +
+                                                 std::max(0, search.max_length_extra));
+    const double per_step = 2.0 * config.target_vocab_size + 8.0 * config.dim_dec + 2.0 * config.dim_context();
+    const double per_row = 4.0 * (per_step + source * target);
+    return static_cast<uint64_t>(std::min(rows * per_row, 1.8e19));
 }
 
 Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}

@@ -26,6 +26,14 @@ struct TranslateOptions {
 // what nmt translate uses when the user does not choose them.
 SearchOptions with_model_defaults(SearchOptions search, const Model& model);
 
+// An upper bound, in bytes, on what searching one batch can hold at once:
+// per hypothesis row (batch × beam), the step's scores over the vocabulary
+// (log-probabilities and their copy for ranking) and the decoder's state, and
+// the attention row kept for every step of the longest target a source of
+// the model's maximum length allows. Lets a caller refuse settings that
+// cannot fit before they grow without end (beam 1000 × batch 4096).
+uint64_t search_memory_bound(const ModelConfig& config, const SearchOptions& search, int batch_size);
+
 class Translator {
 public:
     explicit Translator(const Model& model);

@@ -122,3 +122,20 @@ TEST_CASE("translator: translations keep their source's placeholders, unless the
     CHECK(raw[2].hypotheses[0].translation == repaired[2].hypotheses[0].translation);  // nothing to repair
     CHECK(raw[0].hypotheses[0].target_pieces == repaired[0].hypotheses[0].target_pieces);  // only the text changes
 }
+
+TEST_CASE("translator: the search memory bound counts scores, state and kept attention per hypothesis row") {
+    ModelConfig config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional,
+                                               AttentionType::Additive);
+    config.target_vocab_size = 1000;
+    config.max_source_pieces = 10;
+    SearchOptions search;
+    search.beam_size = 3;
+    search.max_length_factor = 2.0f;
+    search.max_length_extra = 5;  // the longest target: 2 * 10 + 5 = 25 steps
+    const double per_row = 4.0 * (2 * 1000 + 8 * config.dim_dec + 2 * config.dim_context() + 10 * 25);
+    CHECK(search_memory_bound(config, search, 7) == static_cast<uint64_t>(7 * 3 * per_row));
+    search.beam_size = 1000;
+    config.max_source_pieces = 256;
+    config.target_vocab_size = 16000;
+    CHECK(search_memory_bound(config, search, 4096) > uint64_t(1) << 40);  // the issue's 3 GB and growing
+}

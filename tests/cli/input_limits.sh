@@ -29,6 +29,11 @@ expect_error "train --config /dev/zero" "/dev/zero: larger than 1048576 bytes; n
 expect_error "train --train-source DIR" "$TMP: is a directory" \
     nmt train --vocab "$TMP/spm.model" --train-source "$TMP" --train-target "$TMP/one.txt" -o "$TMP/new.nmt"
 
+# A search that cannot fit in memory is refused at once, with the figure.
+expect_error "beam 1000 x batch 4096" "may need up to" \
+    nmt translate -m "$TMP/model.nmt" --beam-size 1000 --batch-size 4096 -i "$TMP/one.txt"
+expect_error_names "beam 1000 x batch 4096" "--beam-size 1000 with --batch-size 4096" "GB"
+
 # --list-models lists regular files only (through links).
 mkdir -p "$TMP/models/en-xx.nmt"
 ln -s /dev/zero "$TMP/models/en-yy.nmt"
