@@ -97,6 +97,7 @@ void check_options(const VocabOptions& o) {
     if (o.inputs.empty()) throw Error("vocab: no input files");
     for (const auto& path : o.inputs) {
         std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory");
         if (!std::filesystem::is_regular_file(path, ec) && !std::filesystem::is_fifo(path, ec)) {
             throw Error(path + ": no such file");
         }

@@ -24,6 +24,8 @@ expect_error "a FIFO as the model" "fifo.nmt: is not a regular file" nmt info "$
 expect_error "score -r /dev/zero" "/dev/zero: line 1 is longer than" nmt score -r /dev/zero -i "$TMP/one.txt"
 expect_error "score -r DIR" "$TMP: is a directory" nmt score -r "$TMP" -i "$TMP/one.txt"
 expect_error "translate -i DIR" "$TMP: is a directory" nmt translate -m "$TMP/model.nmt" -i "$TMP"
+expect_error "vocab -i DIR" "$TMP: is a directory" nmt vocab -i "$TMP" -o "$TMP/v" --size 100
+expect_error "average DIR" "$TMP: is a directory" nmt average "$TMP" -o "$TMP/avg.nmt"
 expect_error "train --config /dev/zero" "/dev/zero: larger than 1048576 bytes; not a config file?" \
     nmt train --config /dev/zero -o "$TMP/new.nmt"
 expect_error "train --train-source DIR" "$TMP: is a directory" \
