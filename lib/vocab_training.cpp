@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -13,6 +14,7 @@
 
 #include "error.h"
 #include "input_file.h"
+#include "output_file.h"
 #include "text_input.h"
 
 namespace nmt {
@@ -159,6 +161,36 @@ std::string readable(const std::string& message) {
 
 }  // namespace
 
+namespace {
+
+// SentencePiece writes PREFIX.model and PREFIX.vocab itself, in place: a run
+// killed halfway would leave half a model, and an output that is a link or a
+// device would be replaced. So it writes them under a temporary prefix beside
+// the outputs, removed whatever happens, and they are put in place as every
+// output is (lib/output_file.h).
+class TemporaryPrefix {
+public:
+    explicit TemporaryPrefix(const std::string& prefix) : path_(prefix + ".tmp" + std::to_string(::getpid())) {}
+    ~TemporaryPrefix() {
+        std::error_code ignored;
+        std::filesystem::remove(path_ + ".model", ignored);
+        std::filesystem::remove(path_ + ".vocab", ignored);
+    }
+    TemporaryPrefix(const TemporaryPrefix&) = delete;
+    TemporaryPrefix& operator=(const TemporaryPrefix&) = delete;
+    const std::string& path() const { return path_; }
+
+private:
+    std::string path_;
+};
+
+void install(const std::string& written, const std::string& target) {
+    const std::string bytes = read_small_file(written, size_t(1) << 30, "a SentencePiece output");
+    write_output_file(target, [&](std::FILE* out) { std::fwrite(bytes.data(), 1, bytes.size(), out); });
+}
+
+}  // namespace
+
 VocabSummary train_vocab(const VocabOptions& options) {
     check_options(options);
     // SentencePiece samples input_sentence_size lines with a fixed seed of its
@@ -166,8 +198,11 @@ VocabSummary train_vocab(const VocabOptions& options) {
     // training (in this or a later library version) reproducible.
     sentencepiece::SetRandomGeneratorSeed(kTrainingSeed);
 
+    const TemporaryPrefix temporary(options.model_prefix);
+    auto arguments = trainer_arguments(options);
+    arguments["model_prefix"] = temporary.path();
     CleanLineIterator lines(options.inputs);
-    const auto status = sentencepiece::SentencePieceTrainer::Train(trainer_arguments(options), &lines);
+    const auto status = sentencepiece::SentencePieceTrainer::Train(arguments, &lines);
     if (!lines.error().empty()) throw Error(lines.error());
     if (lines.lines() == 0) {
         throw Error("vocab: no text to train on in " + options.inputs.front() +
@@ -184,9 +219,11 @@ VocabSummary train_vocab(const VocabOptions& options) {
     summary.sentences = lines.lines();
     // Read the result back: proves the file loads and reports its real size.
     sentencepiece::SentencePieceProcessor processor;
-    const auto loaded = processor.Load(summary.model_path);
+    const auto loaded = processor.Load(temporary.path() + ".model");
     if (!loaded.ok()) throw Error(summary.model_path + ": cannot load the trained model: " + loaded.message());
     summary.vocab_size = processor.GetPieceSize();
+    install(temporary.path() + ".model", summary.model_path);
+    install(temporary.path() + ".vocab", summary.vocab_path);
     return summary;
 }
 

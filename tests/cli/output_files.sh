@@ -88,4 +88,17 @@ leftovers=$(ls -d pipe.nmt.* out-dir.* null-device.* 2>/dev/null || true)
 [[ -z $leftovers ]] || fail "a refused train -o left files beside it: $leftovers"
 [[ -p pipe.nmt && -z $(ls -A out-dir) ]] || fail "a refused train -o changed the FIFO or the directory"
 
+# nmt vocab's outputs too: a link's target is replaced (by rename: a hard
+# link to the old file keeps the old bytes, where SentencePiece wrote in
+# place) and the link stays, and no temporary file is left beside them.
+mkdir vocab-out
+printf 'old' >vocab-out/real.model
+ln vocab-out/real.model vocab-out/hard.model
+ln -s real.model vocab-out/v.model
+nmt vocab -i "$TMP/corpus.en" --size 100 -o vocab-out/v 2>/dev/null || fail "nmt vocab through a link failed"
+[[ -L vocab-out/v.model ]] || fail "nmt vocab replaced the link vocab-out/v.model"
+[[ $(head -c 3 vocab-out/real.model) != old ]] || fail "nmt vocab did not write the link's target"
+expect_eq "the old file, under its other name" old "$(cat vocab-out/hard.model)"
+expect_eq "files left in vocab-out" "hard.model real.model v.model v.vocab" "$(ls vocab-out | tr '\n' ' ' | sed 's/ $//')"
+
 echo "ok: model files never replace a symbolic link, FIFO or device, and a directory is refused"
