@@ -146,11 +146,15 @@ Model load_model(const std::string& path) {
     if (meta("format_version") != std::to_string(kFormatVersion))
         throw Error(path + ": model format version " + meta("format_version") + " is not supported (this nmt reads " +
                     std::to_string(kFormatVersion) + ")");
+    // Looked up before the try below, whose errors get the path prepended:
+    // meta() names the path itself.
+    const std::string& config_text = meta("config");
+    const std::string& provenance_text = meta("provenance");
     ModelConfig config;
     nlohmann::json provenance, decoding = nlohmann::json::object();
     try {
-        config = config_from_json(nlohmann::json::parse(meta("config")));
-        provenance = nlohmann::json::parse(meta("provenance"));
+        config = config_from_json(nlohmann::json::parse(config_text));
+        provenance = nlohmann::json::parse(provenance_text);
         if (file.metadata.count("decoding")) decoding = nlohmann::json::parse(file.metadata.at("decoding"));
         if (!decoding.is_object() ||
             (decoding.contains("length_penalty") && !decoding.at("length_penalty").is_number()))

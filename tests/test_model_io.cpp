@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "safetensors.h"
 #include "translator.h"
 #include "test_support.h"
 
@@ -175,6 +176,12 @@ TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refu
     save_model(path, model);
     CHECK(load_model(path).decoding.empty());
     CHECK(with_model_defaults(SearchOptions{}, load_model(path)).length_penalty == SearchOptions{}.length_penalty);
+
+    // A file lacking its configuration is named once, not twice.
+    SafetensorsFile no_config = read_safetensors(path);
+    no_config.metadata.erase("config");
+    write_safetensors(path, no_config);
+    CHECK(error_of([&] { load_model(path); }) == path + ": not an nmt model (metadata lacks 'config')");
 
     std::ofstream(path) << "this is not a model";
     message = error_of([&] { load_model(path); });
