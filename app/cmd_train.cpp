@@ -2,6 +2,8 @@
 // model and writing checkpoints from which --resume continues exactly.
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <csignal>
 #include <pthread.h>
@@ -88,12 +90,35 @@ public:
         }
     }
 
+    // CLI11 reads a line without '=' as a flag's name, so a file that is
+    // neither TOML nor JSON came out as "unknown option 'garbage{{'". A line
+    // must be blank, a comment, a [section], `key = value`, or a bare name.
+    static void check_toml_lines(const std::string& text) {
+        std::istringstream lines(text);
+        std::string line;
+        for (int number = 1; std::getline(lines, line); ++number) {
+            const size_t begin = line.find_first_not_of(" \t\r");
+            if (begin == std::string::npos || line[begin] == '#' || line[begin] == ';' || line[begin] == '[' ||
+                line.find('=') != std::string::npos)
+                continue;
+            const size_t end = line.find_last_not_of(" \t\r");
+            const bool bare_name = std::all_of(line.begin() + begin, line.begin() + end + 1, [](char c) {
+                return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+            });
+            if (!bare_name)
+                throw CLI::ConversionError("line " + std::to_string(number) +
+                                           " is not 'key = value': the file is neither TOML nor JSON "
+                                           "(a JSON config starts with '{')");
+        }
+    }
+
     std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
         std::stringstream buffer;
         buffer << input.rdbuf();
         const std::string text = buffer.str();
         const size_t first = text.find_first_not_of(" \t\r\n");
         if (first == std::string::npos || text[first] != '{') {
+            check_toml_lines(text);
             std::istringstream toml(text);
             return CLI::ConfigTOML::from_config(toml);
         }
