@@ -164,10 +164,11 @@ std::string readable(const std::string& message) {
 namespace {
 
 // SentencePiece writes PREFIX.model and PREFIX.vocab itself, in place: a run
-// killed halfway would leave half a model, and an output that is a link or a
-// device would be replaced. So it writes them under a temporary prefix beside
+// killed halfway would leave half a model where the old one was, and a reader
+// could see half a file. So it writes them under a temporary prefix beside
 // the outputs, removed whatever happens, and they are put in place as every
-// output is (lib/output_file.h).
+// output is (lib/output_file.h: rename over a regular file, links followed,
+// devices written in place).
 class TemporaryPrefix {
 public:
     explicit TemporaryPrefix(const std::string& prefix) : path_(prefix + ".tmp" + std::to_string(::getpid())) {}
