@@ -28,8 +28,7 @@ struct BenchOptions {
 };
 
 std::vector<std::string> read_lines(const std::string& path, int limit) {
-    std::vector<std::string> lines = read_text_lines(path);
-    if (limit > 0 && static_cast<int>(lines.size()) > limit) lines.resize(limit);
+    std::vector<std::string> lines = limit > 0 ? read_first_lines(path, limit) : read_text_lines(path);
     for (size_t i = 0; i < lines.size(); ++i) lines[i] = clean_line(std::move(lines[i]), i + 1, nullptr);
     return lines;
 }

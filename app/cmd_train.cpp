@@ -2,8 +2,6 @@
 // model and writing checkpoints from which --resume continues exactly.
 #include <sys/stat.h>
 
-#include <algorithm>
-#include <cctype>
 #include <atomic>
 #include <csignal>
 #include <pthread.h>
@@ -11,7 +9,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +16,7 @@
 #include "architecture_options.h"
 #include "checkpoint.h"
 #include "commands.h"
+#include "config_file.h"
 #include "error.h"
 #include "input_file.h"
 #include "onednn_context.h"
@@ -66,110 +64,11 @@ struct TrainCommand {
     TrainerOptions trainer;
     std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, log, config;
     std::string pretrained_model;
+    ConfigFile config_file;  // --config, read once: applied, then kept in the provenance
     std::vector<float> sentencepiece_alphas;
     int threads = 0;
     bool resume = false, overwrite = false, quiet = false;
 };
-
-// A config is a few hundred bytes; a megabyte is a mistake (or /dev/zero).
-std::string read_config_file(const std::string& path) {
-    return read_small_file(path, size_t(1) << 20, "a config file");
-}
-
-// --config accepts JSON ({"batch-tokens": 4000, "valid-source": "dev.en"}) as
-// well as CLI11's TOML/INI (batch-tokens = 4000). Keys are the long option
-// names without dashes; '_' may stand for '-'. Options on the command line win.
-class JsonOrTomlConfig : public CLI::ConfigTOML {
-public:
-    std::vector<CLI::ConfigItem> read(const std::string& path) const {
-        std::istringstream in(read_config_file(path));
-        try {
-            return from_config(in);
-        } catch (const CLI::ParseError& e) {
-            throw Error(path + ": " + e.what());
-        }
-    }
-
-    // CLI11 reads a line without '=' as a flag's name, so a file that is
-    // neither TOML nor JSON came out as "unknown option 'garbage{{'". A line
-    // must be blank, a comment, a [section], `key = value`, or a bare name.
-    static void check_toml_lines(const std::string& text) {
-        std::istringstream lines(text);
-        std::string line;
-        for (int number = 1; std::getline(lines, line); ++number) {
-            const size_t begin = line.find_first_not_of(" \t\r");
-            if (begin == std::string::npos || line[begin] == '#' || line[begin] == ';' || line[begin] == '[' ||
-                line.find('=') != std::string::npos)
-                continue;
-            const size_t end = line.find_last_not_of(" \t\r");
-            const bool bare_name = std::all_of(line.begin() + begin, line.begin() + end + 1, [](char c) {
-                return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-            });
-            if (!bare_name)
-                throw CLI::ConversionError("line " + std::to_string(number) +
-                                           " is not 'key = value': the file is neither TOML nor JSON "
-                                           "(a JSON config starts with '{')");
-        }
-    }
-
-    std::vector<CLI::ConfigItem> from_config(std::istream& input) const override {
-        std::stringstream buffer;
-        buffer << input.rdbuf();
-        const std::string text = buffer.str();
-        const size_t first = text.find_first_not_of(" \t\r\n");
-        if (first == std::string::npos || text[first] != '{') {
-            check_toml_lines(text);
-            std::istringstream toml(text);
-            return CLI::ConfigTOML::from_config(toml);
-        }
-        nlohmann::json json;
-        try {
-            json = nlohmann::json::parse(text);
-        } catch (const nlohmann::json::exception& e) {
-            throw CLI::ConversionError(std::string("not valid JSON (") + e.what() + ")");
-        }
-        std::vector<CLI::ConfigItem> items;
-        for (const auto& [key, value] : json.items()) {
-            CLI::ConfigItem item;
-            item.name = key;
-            for (char& c : item.name)
-                if (c == '_') c = '-';
-            auto text_of = [&](const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); };
-            if (value.is_array())
-                for (const auto& v : value) item.inputs.push_back(text_of(v));
-            else if (value.is_object())
-                throw CLI::ConversionError("key '" + key + "' holds an object; values must be flat");
-            else
-                item.inputs.push_back(text_of(value));
-            items.push_back(std::move(item));
-        }
-        return items;
-    }
-};
-
-// CLI11 (2.1) reads config files for the main app only, so the subcommand
-// applies its own, as CLI11 would: each key fills the option of that long
-// name unless the command line gave it. A [train] section is accepted too.
-void apply_config(CLI::App& command, const std::string& path) {
-    for (const CLI::ConfigItem& item : JsonOrTomlConfig().read(path)) {
-        if (item.name == "++" || item.name == "--") continue;  // section markers
-        if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "train"))
-            throw Error(path + ": unknown section '" + item.fullname() + "' (use top-level keys or [train])");
-        CLI::Option* option = command.get_option_no_throw("--" + item.name);
-        if (option == nullptr || item.name == "config" || item.name == "help")
-            throw Error(path + ": unknown option '" + item.name + "' (keys are long option names of nmt train)");
-        if (option->count() > 0) continue;
-        try {
-            if (option->get_expected_min() == 0)
-                option->add_result(option->get_flag_value(item.name, item.inputs.empty() ? "true" : item.inputs[0]));
-            else
-                option->add_result(item.inputs);
-            option->run_callback();
-        } catch (const CLI::Error& e) {
-            throw Error(path + ": " + e.what());
-        }
-    }
-}
 
 // The command as typed, for provenance (Linux; elsewhere just the subcommand).
 std::string command_line() {
@@ -189,16 +88,16 @@ std::string command_line() {
 }
 
 
-nlohmann::json config_provenance(const std::string& path) {
-    if (path.empty()) return nullptr;
-    return {{"path", path}, {"contents", read_config_file(path)}};
+nlohmann::json config_provenance(const ConfigFile& file) {
+    if (file.path.empty()) return nullptr;
+    return {{"path", file.path}, {"contents", file.contents}};
 }
 
 // How a new run's model was made; the trainer adds the data and the scores.
 nlohmann::json run_provenance(const TrainCommand& c) {
     return {{"created_by", std::string("nmt train ") + NMT_VERSION},
             {"command", command_line()},
-            {"config_file", config_provenance(c.config)},
+            {"config_file", config_provenance(c.config_file)},
             {"options", c.trainer.to_json()}};
 }
 
@@ -346,7 +245,10 @@ void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>
 void run(TrainCommand& c, CLI::App& command) {
     watch_stop_signals();  // first, before anything starts a thread
     TrainerOptions& o = c.trainer;
-    if (!c.config.empty()) apply_config(command, c.config);
+    if (!c.config.empty()) {
+        c.config_file = read_config_file(c.config);
+        apply_config(command, c.config_file);
+    }
     for (const auto& [value, name] : {std::pair{&o.train_source, "--train-source"}, {&o.train_target, "--train-target"},
                                       {&o.output, "-o/--output"}})
         if (value->empty()) throw Error(std::string(name) + " is required (on the command line or in --config)");

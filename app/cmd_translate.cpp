@@ -94,6 +94,9 @@ void run(TranslateCommand& o) {
     const Model model = load_model(model_path);
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
+    // An n-best list of N needs a beam of at least N: widened before the
+    // memory check, which must see the beam that will really be searched.
+    if (search.n_best > search.beam_size) search.beam_size = search.n_best;
     check_search_options(search);
     check_search_memory(model.config, search, o.stream.translate.batch_size);
     Translator translator(model);
@@ -110,7 +113,6 @@ void run(TranslateCommand& o) {
     s.format = o.format == "jsonl" ? OutputFormat::JsonLines
                : s.translate.search.n_best > 1 ? OutputFormat::NBest
                                               : OutputFormat::Text;
-    if (s.translate.search.n_best > s.translate.search.beam_size) s.translate.search.beam_size = s.translate.search.n_best;
     s.alignments = alignments.get();
     s.svg_directory = o.svg_directory;
     s.split_sentences = !o.no_split;

@@ -1,5 +1,7 @@
 #include "input_file.h"
 
+#include <limits>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,14 +55,16 @@ std::string read_small_file(const std::string& path, size_t max_bytes, const std
     return bytes;
 }
 
-std::vector<std::string> read_text_lines(const std::string& path, LineLimit limit, Sha256* digest) {
+namespace {
+
+std::vector<std::string> read_lines_up_to(const std::string& path, LineLimit limit, Sha256* digest, size_t max_lines) {
     const bool standard_input = path == "-";
     FdCloser in{standard_input ? STDIN_FILENO : open_input(path)};
     limit.longer = LineLimit::Longer::Refuse;
     LineReader reader(in.fd, standard_input ? "stdin" : path, limit);
     std::vector<std::string> lines;
     std::string line;
-    while (reader.next_line(line)) {
+    while (lines.size() < max_lines && reader.next_line(line)) {
         if (digest) {
             digest->update(line);
             if (!reader.last_line_unterminated()) digest->update("\n", 1);
@@ -68,6 +72,16 @@ std::vector<std::string> read_text_lines(const std::string& path, LineLimit limi
         lines.push_back(std::move(line));
     }
     return lines;
+}
+
+}  // namespace
+
+std::vector<std::string> read_text_lines(const std::string& path, LineLimit limit, Sha256* digest) {
+    return read_lines_up_to(path, limit, digest, std::numeric_limits<size_t>::max());
+}
+
+std::vector<std::string> read_first_lines(const std::string& path, size_t max_lines) {
+    return read_lines_up_to(path, LineLimit{}, nullptr, max_lines);
 }
 
 }  // namespace nmt

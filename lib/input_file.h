@@ -28,4 +28,8 @@ std::string read_small_file(const std::string& path, size_t max_bytes, const std
 // file's exact bytes are added to it.
 std::vector<std::string> read_text_lines(const std::string& path, LineLimit limit = {}, Sha256* digest = nullptr);
 
+// The first max_lines lines alone, as read_text_lines reads them: the rest of
+// the file is never read.
+std::vector<std::string> read_first_lines(const std::string& path, size_t max_lines);
+
 }  // namespace nmt

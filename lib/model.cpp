@@ -135,11 +135,19 @@ void save_model(const std::string& path, const Model& model, DType storage) {
     write_safetensors(path, file);
 }
 
-Model load_model(const std::string& path) {
-    SafetensorsFile file = read_safetensors(path);
+namespace {
+
+// The metadata of a model file, parsed and checked.
+struct ModelHeader {
+    ModelConfig config;
+    nlohmann::json provenance;
+    nlohmann::json decoding = nlohmann::json::object();
+};
+
+ModelHeader parse_model_metadata(const std::string& path, const std::map<std::string, std::string>& metadata) {
     auto meta = [&](const std::string& key) -> const std::string& {
-        auto it = file.metadata.find(key);
-        if (it == file.metadata.end()) throw Error(path + ": not an nmt model (metadata lacks '" + key + "')");
+        auto it = metadata.find(key);
+        if (it == metadata.end()) throw Error(path + ": not an nmt model (metadata lacks '" + key + "')");
         return it->second;
     };
     if (meta("format") != kFormat) throw Error(path + ": not an nmt model (format is '" + meta("format") + "')");
@@ -150,25 +158,62 @@ Model load_model(const std::string& path) {
     // meta() names the path itself.
     const std::string& config_text = meta("config");
     const std::string& provenance_text = meta("provenance");
-    ModelConfig config;
-    nlohmann::json provenance, decoding = nlohmann::json::object();
+    ModelHeader header;
     try {
-        config = config_from_json(nlohmann::json::parse(config_text));
-        provenance = nlohmann::json::parse(provenance_text);
-        if (file.metadata.count("decoding")) decoding = nlohmann::json::parse(file.metadata.at("decoding"));
-        if (!decoding.is_object() ||
-            (decoding.contains("length_penalty") && !decoding.at("length_penalty").is_number()))
+        header.config = config_from_json(nlohmann::json::parse(config_text));
+        header.provenance = nlohmann::json::parse(provenance_text);
+        if (metadata.count("decoding")) header.decoding = nlohmann::json::parse(metadata.at("decoding"));
+        if (!header.decoding.is_object() ||
+            (header.decoding.contains("length_penalty") && !header.decoding.at("length_penalty").is_number()))
             throw Error("metadata 'decoding' must be an object whose length_penalty is a number");
     } catch (const nlohmann::json::exception& e) {
         throw Error(path + ": model metadata is not valid JSON (" + e.what() + ")");
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }
+    return header;
+}
+
+// Every tensor the configuration needs, by name, shape and kind, and nothing
+// else: checked on the table before any byte is read, so that damage is named
+// by the tensor it hits.
+void check_model_table(const std::string& path, const SafetensorsFile& table,
+                       const std::map<std::string, Shape>& shapes) {
+    for (const auto& [name, shape] : shapes) {
+        auto it = table.tensors.find(name);
+        if (it == table.tensors.end()) throw Error(path + ": missing tensor " + name);
+        if (it->second.shape != shape)
+            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
+                        ", the configuration expects " + shape_to_string(shape));
+        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+    }
+    for (const char* name : {"vocab.source", "vocab.target"}) {
+        auto it = table.tensors.find(name);
+        if (it == table.tensors.end())
+            throw Error(path + ": missing tensor " + name + " (the embedded SentencePiece model)");
+        if (it->second.dtype != DType::U8 || it->second.shape.size() != 1)
+            throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + " " +
+                        shape_to_string(it->second.shape) +
+                        ", expected a 1-D U8 tensor (the embedded SentencePiece model)");
+    }
+    for (const auto& [name, tensor] : table.tensors)
+        if (!shapes.count(name) && name != "vocab.source" && name != "vocab.target")
+            throw Error(path + ": tensor " + name + " is not part of a model of this configuration");
+}
+
+}  // namespace
+
+Model load_model(const std::string& path) {
+    ModelHeader header;
+    std::map<std::string, Shape> shapes;
+    SafetensorsFile file = read_safetensors(path, [&](const SafetensorsFile& table) {
+        header = parse_model_metadata(path, table.metadata);
+        shapes = parameter_shapes(header.config);
+        check_model_table(path, table, shapes);
+    });
+    const ModelConfig& config = header.config;
     auto take_vocab = [&](const char* name) {
-        auto it = file.tensors.find(name);
-        if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
-            throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
-        return Vocabulary(it->second.as_string(), path + ": " + name);
+        return Vocabulary(file.tensors.at(name).as_string(), path + ": " + name);
     };
     Vocabulary source = take_vocab("vocab.source");
     Vocabulary target = take_vocab("vocab.target");
@@ -176,15 +221,14 @@ Model load_model(const std::string& path) {
         throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
                     std::to_string(target.size()) + " pieces, the configuration says " +
                     std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
-    require_joint_vocabulary(config, source, target, path + ": ");
-    Model model{config, {}, std::move(source), std::move(target), provenance, decoding};
-    for (const auto& [name, shape] : parameter_shapes(config)) {
+    // A model with tied source embeddings was saved with one joint vocabulary
+    // stored twice, so two different blobs mean one of them was damaged since.
+    if (config.tied_source_embeddings && source.serialized() != target.serialized())
+        throw Error(path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores "
+                           "one joint SentencePiece model twice: one of them is damaged");
+    Model model{config, {}, std::move(source), std::move(target), header.provenance, header.decoding};
+    for (const auto& [name, shape] : shapes) {
         auto it = file.tensors.find(name);
-        if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
-        if (it->second.shape != shape)
-            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
-                        ", the configuration expects " + shape_to_string(shape));
-        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
         model.parameters.emplace(name, it->second.to_float());
         file.tensors.erase(it);  // free the raw copy as we go
     }

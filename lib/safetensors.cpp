@@ -415,8 +415,10 @@ Span parse_offsets(const std::string& path, const std::string& name, const Json&
     return span;
 }
 
-StoredTensor parse_tensor(const std::string& path, const std::string& name, const Json& entry, const uint8_t* data,
-                          uint64_t data_size, Span& span) {
+// The table entry: dtype, shape and where its bytes lie; the bytes are copied
+// only once the whole table has been checked.
+StoredTensor parse_tensor(const std::string& path, const std::string& name, const Json& entry, uint64_t data_size,
+                          Span& span) {
     if (!entry.is_object()) throw Error(path + ": tensor " + name + ": entry is not a JSON object");
     StoredTensor tensor;
     tensor.dtype = parse_dtype(path, name, field(path, name, entry, "dtype"));
@@ -427,7 +429,6 @@ StoredTensor parse_tensor(const std::string& path, const std::string& name, cons
         throw Error(path + ": tensor " + name + ": " + dtype_name(tensor.dtype) + " " + shape_to_string(tensor.shape) +
                     " needs " + std::to_string(byte_count) + " bytes but data_offsets hold " +
                     std::to_string(span.end - span.begin));
-    tensor.bytes.assign(data + span.begin, data + span.end);
     return tensor;
 }
 
@@ -438,13 +439,18 @@ void check_tiling(const std::string& path, std::vector<Span> spans, uint64_t dat
         return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });
     uint64_t covered = 0;
+    const Span* previous = nullptr;
     for (const Span& span : spans) {
+        // Which of the two is damaged cannot be told from the offsets alone.
         if (span.begin < covered)
-            throw Error(path + ": tensor " + span.name + " overlaps the tensor before it in the data section");
+            throw Error(path + ": tensors " + previous->name + " and " + span.name +
+                        " overlap in the data section (bytes " + std::to_string(span.begin) + " to " +
+                        std::to_string(std::min(covered, span.end)) + ")");
         if (span.begin > covered)
             throw Error(path + ": bytes " + std::to_string(covered) + " to " + std::to_string(span.begin) +
                         " of the data section belong to no tensor");
         covered = span.end;
+        previous = &span;
     }
     if (covered != data_size)
         throw Error(path + ": the data section has " + std::to_string(data_size) + " bytes but the tensors end at " +
@@ -453,7 +459,7 @@ void check_tiling(const std::string& path, std::vector<Span> spans, uint64_t dat
 
 }  // namespace
 
-SafetensorsFile read_safetensors(const std::string& path) {
+SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table) {
     const MappedFile mapped(path);
     const uint64_t length = header_length(path, mapped);
     const Json header = parse_header(path, mapped, length);
@@ -461,17 +467,22 @@ SafetensorsFile read_safetensors(const std::string& path) {
     const uint64_t data_size = mapped.size() - 8 - length;
 
     SafetensorsFile file;
-    std::vector<Span> spans;
+    std::map<std::string, Span> spans;
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             file.metadata = parse_metadata(path, entry);
             continue;
         }
-        Span span;
-        file.tensors[name] = parse_tensor(path, name, entry, data, data_size, span);
-        spans.push_back(std::move(span));
+        file.tensors[name] = parse_tensor(path, name, entry, data_size, spans[name]);
     }
-    check_tiling(path, std::move(spans), data_size);
+    if (check_table) check_table(file);
+    std::vector<Span> layout;
+    for (const auto& [name, span] : spans) layout.push_back(span);
+    check_tiling(path, std::move(layout), data_size);
+    for (auto& [name, tensor] : file.tensors) {
+        const Span& span = spans.at(name);
+        tensor.bytes.assign(data + span.begin, data + span.end);
+    }
     return file;
 }
 

@@ -5,6 +5,7 @@
 // with a message naming the file and the problem.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -52,7 +53,14 @@ void write_safetensors(const std::string& path, const SafetensorsFile& file);
 // Reads and validates: file size, header length, JSON, dtypes, shapes,
 // offsets inside the data section, no overlaps or gaps. Throws nmt::Error
 // "PATH: problem" on anything wrong.
-SafetensorsFile read_safetensors(const std::string& path);
+//
+// CHECK_TABLE, when given, sees the metadata and the tensor table (names,
+// dtypes, shapes; bytes still empty) before the layout of the data section
+// is checked and any tensor is read. A reader that knows which tensors it
+// needs checks names there, so that a tensor missing from the table is
+// reported by its name rather than as the bytes it leaves behind.
+using TableCheck = std::function<void(const SafetensorsFile& table)>;
+SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table = nullptr);
 
 // The header's __metadata__ alone (empty when it has none), reading only the
 // header: to tell what kind of file a path holds before loading all of it.

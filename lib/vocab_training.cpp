@@ -96,14 +96,10 @@ private:
 };
 
 void check_options(const VocabOptions& o) {
+    // Inputs are checked by open_input as they are reached (a directory, a
+    // missing file), all before SentencePiece starts training; opening them
+    // here too would consume a FIFO's one reading.
     if (o.inputs.empty()) throw Error("vocab: no input files");
-    for (const auto& path : o.inputs) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory");
-        if (!std::filesystem::is_regular_file(path, ec) && !std::filesystem::is_fifo(path, ec)) {
-            throw Error(path + ": no such file");
-        }
-    }
     if (o.model_prefix.empty()) throw Error("vocab: --output prefix is empty");
     const auto dir = std::filesystem::path(o.model_prefix).parent_path();
     if (!dir.empty() && !std::filesystem::is_directory(dir)) {

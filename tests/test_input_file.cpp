@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "error.h"
 #include "input_file.h"
@@ -53,4 +54,14 @@ TEST_CASE("input files: lines as read, and the digest of exactly the file's byte
         CHECK(joined == content);
         std::remove(path.c_str());
     }
+}
+
+TEST_CASE("input files: the first lines alone are read, and nothing after them") {
+    // The third line is past the line limit: reading it would be refused.
+    const std::string path = temp_file("one\ntwo\n" + std::string((1 << 20) + 10, 'x') + "\n");
+    CHECK(nmt::read_first_lines(path, 2) == std::vector<std::string>{"one", "two"});
+    CHECK(nmt::read_first_lines(path, 1) == std::vector<std::string>{"one"});
+    CHECK_THROWS_WITH(nmt::read_first_lines(path, 3), doctest::Contains("line 3 is longer than"));
+    CHECK_THROWS_WITH(nmt::read_text_lines(path), doctest::Contains("line 3 is longer than"));
+    std::remove(path.c_str());
 }

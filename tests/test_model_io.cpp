@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstring>
 #include <functional>
 #include <unistd.h>
 
@@ -87,7 +88,8 @@ TEST_CASE("model io: tied source embeddings keep one table, survive a round trip
     handmade.config.source_vocab_size = handmade.config.target_vocab_size = unigram().size();
     save_model(path, handmade);
     const auto message = error_of([&] { load_model(path); });
-    CHECK(message.find(path + ": tied source embeddings need one joint vocabulary") != std::string::npos);
+    CHECK(message == path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores "
+                            "one joint SentencePiece model twice: one of them is damaged");
     config.target_vocab_size += 1;
     CHECK(error_of([&] { config.validate(); }).find("joint vocabulary") != std::string::npos);
 }
@@ -188,6 +190,81 @@ TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refu
     CHECK(message.find(path) != std::string::npos);
 
     CHECK(error_of([&] { load_model(path + ".does-not-exist"); }).find("does-not-exist") != std::string::npos);
+}
+
+namespace {
+
+// A saved model's header and data section, to damage by hand as a disk or a
+// careless tool would, then to write back.
+struct RawModel {
+    nlohmann::json header;
+    std::string data;
+
+    explicit RawModel(const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        uint64_t length;
+        std::memcpy(&length, bytes.data(), 8);
+        header = nlohmann::json::parse(bytes.substr(8, length));
+        data = bytes.substr(8 + length);
+    }
+    void write(const std::string& path) const {
+        const std::string text = header.dump();
+        const uint64_t length = text.size();
+        std::ofstream out(path, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(&length), 8);
+        out << text << data;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or neighbours it disturbs") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    config.tied_embeddings = config.tied_source_embeddings = true;
+    const auto path = temp_path("damaged.nmt").string();
+    save_model(path, testing::random_model(config, 84));
+    const RawModel saved(path);
+
+    // A tensor's table entry lost, its bytes left behind: named as missing.
+    RawModel missing = saved;
+    missing.header.erase("attention.v");
+    missing.write(path);
+    CHECK(error_of([&] { load_model(path); }) == path + ": missing tensor attention.v");
+
+    // An entry that is no part of the model, laid over the first bytes: it
+    // is named, and the valid tensor it overlaps is not blamed.
+    RawModel bogus = saved;
+    bogus.header["bogus"] = {{"dtype", "F32"}, {"shape", {1}}, {"data_offsets", {0, 4}}};
+    bogus.write(path);
+    CHECK(error_of([&] { load_model(path); }) == path + ": tensor bogus is not part of a model of this configuration");
+
+    // The embedded SentencePiece model as a matrix: said so, not "missing".
+    RawModel matrix = saved;
+    const auto bytes = matrix.header["vocab.source"]["shape"][0].get<int64_t>();
+    REQUIRE(bytes % 2 == 0);
+    matrix.header["vocab.source"]["shape"] = {2, bytes / 2};
+    matrix.write(path);
+    CHECK(error_of([&] { load_model(path); }) ==
+          path + ": tensor vocab.source is U8 [2," + std::to_string(bytes / 2) +
+              "], expected a 1-D U8 tensor (the embedded SentencePiece model)");
+
+    // One byte of a piece changed inside vocab.source: still a valid
+    // SentencePiece model, so only the joint copy in vocab.target shows it.
+    RawModel flipped = saved;
+    const auto begin = flipped.header["vocab.source"]["data_offsets"][0].get<size_t>();
+    const auto end = flipped.header["vocab.source"]["data_offsets"][1].get<size_t>();
+    const size_t piece = flipped.data.find("\xe2\x96\x81", begin);  // "▁", which starts word pieces
+    REQUIRE(piece + 4 < end);
+    flipped.data[piece + 3] = flipped.data[piece + 3] == 'q' ? 'z' : 'q';
+    flipped.write(path);
+    CHECK(error_of([&] { load_model(path); }) ==
+          path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores one joint "
+                 "SentencePiece model twice: one of them is damaged");
+
+    // And the undamaged bytes load.
+    saved.write(path);
+    CHECK(load_model(path).config.tied_source_embeddings);
 }
 
 TEST_CASE("model io: every truncation of a model file is refused, never crashes") {

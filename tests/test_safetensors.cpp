@@ -400,7 +400,7 @@ TEST_CASE("safetensors: malformed files give messages naming the file and the pr
     check(error_for_header(R"({"a":{"dtype":"U8","shape":[6],"data_offsets":[0,6]},)"
                            R"("b":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
                            eight),
-          "tensor b overlaps");
+          "tensors a and b overlap in the data section (bytes 4 to 6)");
     check(error_for_header(R"({"a":{"dtype":"U8","shape":[2],"data_offsets":[0,2]},)"
                            R"("b":{"dtype":"U8","shape":[4],"data_offsets":[4,8]}})",
                            eight),

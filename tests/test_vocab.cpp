@@ -142,7 +142,7 @@ TEST_CASE("train_vocab: errors name the file or option") {
     write_file(dir.file("empty.txt"), "\n\n");
 
     VocabOptions o = tiny(dir, dir.file("missing.txt"));
-    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("missing.txt: no such file"), nmt::Error);
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("missing.txt: cannot open: No such file or directory"), nmt::Error);
 
     o = tiny(dir, dir.file("empty.txt"));
     CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("no text to train on"), nmt::Error);

@@ -38,6 +38,15 @@ expect_error "train --train-source DIR" "$TMP: is a directory" \
 expect_error "beam 1000 x batch 4096" "may need up to" \
     nmt translate -m "$TMP/model.nmt" --beam-size 1000 --batch-size 4096 -i "$TMP/one.txt"
 expect_error_names "beam 1000 x batch 4096" "--beam-size 1000 with --batch-size 4096" "GB"
+# An n-best list widens the beam to its length: checked at the beam searched.
+expect_error "n-best 1000 x batch 4096" "--beam-size 1000 with --batch-size 4096" \
+    nmt translate -m "$TMP/model.nmt" --n-best 1000 --batch-size 4096 -i "$TMP/one.txt"
+
+# bench --lines N reads N lines and nothing after them (here a line past the limit).
+{ printf 'a small dog\n'; head -c 2000000 /dev/zero | tr '\0' x; printf '\n'; } >"$TMP/long.txt"
+nmt bench -m "$TMP/model.nmt" -i "$TMP/long.txt" --lines 1 --beam-sizes 1 --batch-sizes 1 >"$TMP/bench.out" 2>&1 ||
+    fail "bench --lines 1 read past its first line: $(cat "$TMP/bench.out")"
+grep -q "1 lines of" "$TMP/bench.out" || fail "bench --lines 1 should say it used 1 line: $(cat "$TMP/bench.out")"
 
 # --list-models lists regular files only (through links).
 mkdir -p "$TMP/models/en-xx.nmt"

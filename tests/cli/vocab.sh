@@ -34,7 +34,7 @@ grep -q "100 unigram pieces from 500 lines" "$tmp/log" || fail "summary line: $(
 grep -q "from 1000 lines" "$tmp/log" || fail "joint model should read both files: $(cat "$tmp/log")"
 
 if "$nmt" vocab -i "$tmp/missing.txt" -o "$tmp/x" 2> "$tmp/log"; then fail "a missing input should fail"; fi
-grep -q "missing.txt: no such file" "$tmp/log" || fail "error should name the file: $(cat "$tmp/log")"
+grep -q "missing.txt: cannot open: No such file or directory" "$tmp/log" || fail "error should name the file: $(cat "$tmp/log")"
 
 "$nmt" vocab --help | grep -q "<unk>=0, <s>=1, </s>=2" || fail "--help should state the piece ids"
 echo "ok: nmt vocab writes its models, refuses bad inputs and documents the piece ids"
