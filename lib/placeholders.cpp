@@ -103,9 +103,17 @@ std::vector<std::string> find_placeholders(const std::string& text) {
     return found;
 }
 
-std::string restore_placeholders(const std::string& source, const std::string& translation,
-                                 const WordAttention* words) {
-    const auto wanted = find_placeholders(source);
+namespace {
+
+// Multisets compared: each placeholder as often, in any order.
+bool same_placeholders(std::vector<std::string> a, std::vector<std::string> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    return a == b;
+}
+
+std::string repair(const std::string& source, const std::vector<std::string>& wanted, const std::string& translation,
+                   const WordAttention* words) {
     const auto present = matches(translation);
     std::vector<std::string> extra;
     for (const auto& m : present) extra.push_back(m.text);
@@ -146,6 +154,28 @@ std::string restore_placeholders(const std::string& source, const std::string& t
         if (i < tokens.size()) out.push_back(std::move(tokens[i]));
     }
     return join_spaces(out);
+}
+
+}  // namespace
+
+std::string restore_placeholders(const std::string& source, const std::string& translation,
+                                 const WordAttention* words) {
+    const auto wanted = find_placeholders(source);
+    std::string repaired = repair(source, wanted, translation, words);
+    if (same_placeholders(find_placeholders(repaired), wanted)) return repaired;
+    // An edit can run into its neighbours and match as something else (a URL
+    // put just before "&amp;" swallows it). Then the translation's own
+    // placeholders are taken out and the source's put in as words of their own.
+    std::string stripped = translation;
+    const auto present = matches(translation);
+    for (auto m = present.rbegin(); m != present.rend(); ++m) stripped.replace(m->begin, m->length, " ");
+    repaired = repair(source, wanted, stripped, nullptr);
+    if (same_placeholders(find_placeholders(repaired), wanted)) return repaired;
+    // What is left of the translation still makes placeholders with them
+    // (half a tag, a stray '%'): the source, untranslated, is the one text
+    // that holds exactly its placeholders, as gettext shows the original
+    // message when it has no usable translation.
+    return source;
 }
 
 }  // namespace nmt

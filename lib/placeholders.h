@@ -24,7 +24,12 @@ std::vector<std::string> find_placeholders(const std::string& text);
 // inserted before the target word that attended most to the source word
 // holding it (`words`, when the attention matches the translation's words),
 // else at the end (at the start when the source starts with it). A
-// translation that already holds them is returned unchanged.
+// translation that already holds them is returned unchanged. The result
+// always holds exactly the source's placeholders: when an edit runs into the
+// text around it and matches as something else, the translation's own
+// placeholders are dropped and the source's put in as separate words, and
+// when even that fails (what is left of the translation forms placeholders
+// with them), the source itself is returned.
 std::string restore_placeholders(const std::string& source, const std::string& translation,
                                  const WordAttention* words = nullptr);
 

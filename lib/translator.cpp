@@ -7,6 +7,7 @@
 #include "alignment_output.h"
 #include "decoder_steps.h"
 #include "placeholders.h"
+#include "source_encoding.h"
 
 namespace nmt {
 
@@ -29,29 +30,15 @@ uint64_t search_memory_bound(const ModelConfig& config, const SearchOptions& sea
 Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}
 
 std::vector<int> Translator::source_ids(const std::string& line, int64_t line_number,
-                                        std::vector<std::string>* warnings, size_t original_bytes) const {
-    const size_t limit = model_.config.max_source_pieces - 1;  // room for EOS
-    // A piece covers at most a few dozen bytes, so bytes beyond 64 per allowed
-    // piece can never be translated; dropping them first keeps a multi-megabyte
-    // line from costing the tokenizer hundreds of megabytes.
-    const size_t byte_limit = 64 * limit;
-    if (line.size() > byte_limit) {
-        size_t cut = byte_limit;
-        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xC0) == 0x80) --cut;  // keep UTF-8 whole
-        return source_ids(line.substr(0, cut), line_number, warnings, line.size());
-    }
-    std::vector<int> ids = model_.source_vocab.encode(line);
-    if (ids.size() > limit || original_bytes > line.size()) {
-        // One wording whichever way the excess was found (bytes or pieces),
-        // naming the limit as the model's config and README do.
-        if (warnings)
-            warnings->push_back("line " + std::to_string(line_number) + ": longer than the model's limit of " +
-                                std::to_string(model_.config.max_source_pieces) +
-                                " pieces (end of sentence included); the rest is cropped");
-        if (ids.size() > limit) ids.resize(limit);
-    }
-    if (!ids.empty()) ids.push_back(model_.source_vocab.eos_id());
-    return ids;
+                                        std::vector<std::string>* warnings) const {
+    SourceIds source = encode_source(model_.source_vocab, model_.config.max_source_pieces, line);
+    // One wording whichever way the excess was found (bytes or pieces),
+    // naming the limit as the model's config and README do.
+    if (source.cropped && warnings)
+        warnings->push_back("line " + std::to_string(line_number) + ": longer than the model's limit of " +
+                            std::to_string(model_.config.max_source_pieces) +
+                            " pieces (end of sentence included); the rest is cropped");
+    return std::move(source.ids);
 }
 
 std::vector<TranslationResult> Translator::translate(const std::vector<std::string>& lines,

@@ -50,9 +50,7 @@ public:
     const Model& model() const { return model_; }
 
 private:
-    // original_bytes: the line's length before an earlier byte crop (0: not cropped).
-    std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings,
-                                size_t original_bytes = 0) const;
+    std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
     void repair_placeholders(const std::string& line, TranslationResult& result);
     void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
                          std::vector<TranslationResult*>& results);

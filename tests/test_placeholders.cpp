@@ -80,3 +80,20 @@ TEST_CASE("restore_placeholders: the result always holds exactly the source's pl
             CHECK_MESSAGE(got == wanted, s << " | " << t);
         }
 }
+
+TEST_CASE("restore_placeholders: a repair that runs into its neighbours is redone, and the source is the last resort") {
+    // Found by fuzzing: "<b>" and "{nom}" replaced in place by the URL and
+    // "&amp;" made "https://example.com/a.html&amp;", one longer URL.
+    const std::string source = "Click <b>{name}</b> to open https://example.com/a.html &amp; more.";
+    const std::string repaired = restore_placeholders(source, "Cliquez sur <b>{nom}</b>");
+    CAPTURE(repaired);
+    std::vector<std::string> wanted = find_placeholders(source), got = find_placeholders(repaired);
+    std::sort(wanted.begin(), wanted.end());
+    std::sort(got.begin(), got.end());
+    CHECK(got == wanted);
+    CHECK(repaired.find("Cliquez sur") != std::string::npos);
+
+    // Half a tag in the translation closes on any placeholder put after it
+    // ("<b y {>" is a tag): only the untranslated source holds "{>}" alone.
+    CHECK(restore_placeholders("x {>}", "<b y") == "x {>}");
+}

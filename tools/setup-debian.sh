@@ -9,4 +9,8 @@ $SUDO apt-get install -y --no-install-recommends \
     ca-certificates g++ make cmake pkg-config \
     libdnnl-dev libcli11-dev libsentencepiece-dev nlohmann-json3-dev doctest-dev \
     python3 >/dev/null
+# `setup-debian.sh fuzz` adds clang and its libFuzzer runtime (tests/fuzz/).
+if [ "${1:-}" = fuzz ]; then
+    $SUDO apt-get install -y --no-install-recommends clang libclang-rt-dev >/dev/null
+fi
 echo "nmt build dependencies installed"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with clang (tests/fuzz/CMakeLists.txt) and runs each
+# for SECONDS, starting from the seeds in tests/fuzz/corpus/TARGET (never
+# modified: new inputs go to a scratch corpus). Fails, keeping the input that
+# crashed in BUILD_DIR/crashes/, if any target finds anything.
+#
+# Usage: tests/fuzz/run.sh SECONDS [TARGET...]
+#   TARGET: model_file, text_input, score, config_file (default: all four).
+#   JOBS: targets run at once (default 2, this machine's cores).
+#   FUZZ_BUILD (default build-fuzz), FUZZ_CORPUS (default: a temporary
+#   directory; give one to keep a long run's corpus and continue it later).
+# Needs clang and libclang-rt-14-dev (tools/setup-debian.sh fuzz).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(model_file text_input score config_file)
+build=${FUZZ_BUILD:-build-fuzz}
+jobs=${JOBS:-2}
+
+cmake -S tests/fuzz -B "$build" -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build "$build" -j2 >/dev/null
+scratch=${FUZZ_CORPUS:-$(mktemp -d)}
+mkdir -p "$build/crashes"
+
+run_one() {
+    local target=$1 corpus="$scratch/$1"
+    mkdir -p "$corpus"
+    # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: memory
+    # that grows past 2 GB on a few kilobytes of input is a finding too.
+    "$build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$build/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" \
+        >"$build/$target.log" 2>&1
+}
+
+failed=()
+running=0
+declare -A pid_of
+for target in "${targets[@]}"; do
+    [[ -x $build/fuzz_$target ]] || { echo "no fuzz target '$target'" >&2; exit 2; }
+    run_one "$target" &
+    pid_of[$target]=$!
+    running=$((running + 1))
+    if ((running >= jobs)); then wait -n || true; running=$((running - 1)); fi
+done
+for target in "${targets[@]}"; do
+    if wait "${pid_of[$target]}"; then status=ok; else status=FAILED; failed+=("$target"); fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$target.log" | grep -o '[0-9]*$' || echo "?")
+    cov=$(grep -o 'cov: [0-9]*' "$build/$target.log" | tail -1 | grep -o '[0-9]*' || echo "?")
+    echo "fuzz_$target: $status, $runs executions in ${seconds} s, coverage $cov edges"
+done
+if ((${#failed[@]})); then
+    for target in "${failed[@]}"; do
+        echo "--- fuzz_$target ($build/$target.log) ---" >&2
+        grep -A30 -m1 -E '==ERROR|runtime error|deadly signal|out-of-memory|timeout' "$build/$target.log" >&2 || tail -30 "$build/$target.log" >&2
+    done
+    exit 1
+fi
