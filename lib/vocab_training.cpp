@@ -151,7 +151,12 @@ std::string readable(const std::string& message) {
     const size_t source = out.find(".cc(");
     const size_t bracket = source == std::string::npos ? source : out.find("] ", source);
     if (bracket != std::string::npos) out = out.substr(bracket + 2);
-    if (out.find("Vocabulary size") != std::string::npos) out += " Lower --size, or train on more text.";
+    // Two opposite problems share the words "Vocabulary size": more pieces
+    // than the text holds, or fewer than it has distinct characters.
+    if (out.find("smaller than required_chars") != std::string::npos)
+        out += " Raise --size, or lower --character-coverage.";
+    else if (out.find("Vocabulary size") != std::string::npos)
+        out += " Lower --size, or train on more text.";
     return out;
 }
 

@@ -157,5 +157,16 @@ TEST_CASE("train_vocab: errors name the file or option") {
 
     o = tiny(dir, dir.file("train.txt"));
     o.vocab_size = 5000;  // far more pieces than 50 lines can supply
-    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("SentencePiece training failed"), nmt::Error);
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Lower --size, or train on more text"), nmt::Error);
+
+    // The opposite: fewer pieces than the text has distinct characters.
+    std::string alphabet;
+    for (char c = '!'; c <= '~'; ++c) alphabet += std::string(1, c) + " ";
+    std::string many_characters;
+    for (int line = 0; line < 50; ++line) many_characters += alphabet + "\n";
+    write_file(dir.file("characters.txt"), many_characters);
+    o = tiny(dir, dir.file("characters.txt"));
+    o.vocab_size = 40;
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Raise --size, or lower --character-coverage"),
+                         nmt::Error);
 }
