@@ -21,6 +21,9 @@ struct Hypothesis {
     // attention[t][j]: weight of source position j (pieces then "</s>") when
     // producing target piece t (pieces then "</s>"). Each row sums to 1.
     std::vector<std::vector<float>> attention;
+    // log p of each target piece, then of "</s>": filled by forced decoding
+    // (lib/forced_decoding.h), empty from search.
+    std::vector<float> token_scores;
 };
 
 struct TranslationResult {

@@ -6,6 +6,8 @@
 
 #include "alignment_output.h"
 #include "decoder_steps.h"
+#include "error.h"
+#include "forced_decoding.h"
 #include "placeholders.h"
 #include "source_encoding.h"
 
@@ -106,6 +108,63 @@ void Translator::translate_batch(const std::vector<std::vector<int>>& sources, c
             out.attention = std::move(h.attention);
             r.hypotheses.push_back(std::move(out));
         }
+    }
+}
+
+std::vector<TranslationResult> Translator::align(const std::vector<std::string>& sources,
+                                                 const std::vector<std::string>& targets,
+                                                 const TranslateOptions& options, std::vector<std::string>* warnings,
+                                                 int64_t first_line) {
+    if (sources.size() != targets.size()) throw Error("align: as many translations as sources are needed");
+    std::vector<std::vector<int>> source_ids_of(sources.size()), target_ids_of(targets.size());
+    const int target_limit = 2 * model_.config.max_source_pieces;
+    for (size_t i = 0; i < sources.size(); ++i) {
+        source_ids_of[i] = source_ids(sources[i], first_line + i, warnings);
+        SourceIds target = encode_source(model_.target_vocab, target_limit, targets[i]);
+        if (target.cropped && warnings)
+            warnings->push_back("line " + std::to_string(first_line + i) + ": translation longer than " +
+                                std::to_string(target_limit) + " pieces; the rest is not aligned");
+        if (!target.ids.empty()) target.ids.pop_back();  // force_decode adds the EOS itself
+        target_ids_of[i] = std::move(target.ids);
+    }
+    std::vector<TranslationResult> results(sources.size());
+    std::vector<size_t> order;
+    for (size_t i = 0; i < sources.size(); ++i)
+        if (!source_ids_of[i].empty()) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return source_ids_of[a].size() > source_ids_of[b].size(); });
+    const size_t batch_size = std::max(1, options.batch_size);
+    for (size_t begin = 0; begin < order.size(); begin += batch_size) {
+        const size_t end = std::min(order.size(), begin + batch_size);
+        std::vector<std::vector<int>> batch_sources, batch_targets;
+        std::vector<TranslationResult*> slots;
+        for (size_t k = begin; k < end; ++k) {
+            batch_sources.push_back(source_ids_of[order[k]]);
+            batch_targets.push_back(target_ids_of[order[k]]);
+            slots.push_back(&results[order[k]]);
+        }
+        align_batch(batch_sources, batch_targets, options, slots);
+        for (size_t k = begin; k < end; ++k) results[order[k]].hypotheses.front().translation = targets[order[k]];
+    }
+    return results;
+}
+
+void Translator::align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
+                             const TranslateOptions& options, std::vector<TranslationResult*>& results) {
+    const EncodedBatch batch = encoder_.encode(sources);
+    const Vocabulary& sv = model_.source_vocab;
+    const Vocabulary& tv = model_.target_vocab;
+    std::vector<Hypothesis> forced = force_decode(decoder_, batch, targets, tv.bos_id(), tv.eos_id());
+    for (size_t s = 0; s < sources.size(); ++s) {
+        TranslationResult& r = *results[s];
+        for (size_t j = 0; j + 1 < sources[s].size(); ++j) r.source_pieces.push_back(sv.piece(sources[s][j]));
+        r.source_pieces.push_back(kEndToken);
+        Hypothesis& h = forced[s];
+        for (int id : h.target_ids) h.target_pieces.push_back(tv.piece(id));
+        h.target_pieces.push_back(kEndToken);
+        h.normalized_score =
+            h.score / length_penalty(static_cast<int>(h.target_pieces.size()), options.search.length_penalty);
+        r.hypotheses.push_back(std::move(h));
     }
 }
 

@@ -47,11 +47,23 @@ public:
     std::vector<TranslationResult> translate_ids(const std::vector<std::vector<int>>& sources,
                                                  const TranslateOptions& options);
 
+    // Each line's given translation scored and aligned instead of searched
+    // for (lib/forced_decoding.h): one result per pair, holding one
+    // hypothesis whose translation is targets[i] as given and whose
+    // normalized_score applies options.search.length_penalty. Sources are
+    // cropped as translate() crops them, targets at twice that many pieces,
+    // each with a warning. A pair whose source is empty has no hypothesis.
+    std::vector<TranslationResult> align(const std::vector<std::string>& sources,
+                                         const std::vector<std::string>& targets, const TranslateOptions& options,
+                                         std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
+
     const Model& model() const { return model_; }
 
 private:
     std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
     void repair_placeholders(const std::string& line, TranslationResult& result);
+    void align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
+                     const TranslateOptions& options, std::vector<TranslationResult*>& results);
     void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
                          std::vector<TranslationResult*>& results);
 
