@@ -14,6 +14,7 @@
 #include "error.h"
 #include "input_file.h"
 #include "score_tokenizers.h"
+#include "word_alignment.h"
 
 namespace nmt::app {
 
@@ -28,6 +29,7 @@ struct ScoreOptions {
     bool sentence = false;
     bool json = false;
     bool score_only = false;
+    bool aer = false;
     int width = 1;
 };
 
@@ -162,7 +164,46 @@ Metrics parse_metrics(const std::vector<std::string>& names) {
     return metrics;
 }
 
+// Alignment error rate of Pharaoh alignments (-i) against a gold standard
+// (-r: "i-j" sure, "i?j" or "i-j-P" possible), over the whole file.
+void run_aer(const ScoreOptions& options) {
+    if (options.references.size() != 1) throw Error("--aer takes one gold alignment file (-r)");
+    const std::string& gold_path = options.references.front();
+    const std::vector<std::string> hypotheses = read_text_lines(options.input);
+    const std::vector<std::string> gold = read_text_lines(gold_path);
+    if (hypotheses.size() != gold.size())
+        throw Error(display_name(options.input) + " has " + std::to_string(hypotheses.size()) + " lines but " +
+                    gold_path + " has " + std::to_string(gold.size()) + "; each alignment needs its gold line");
+    AlignmentCounts counts;
+    for (size_t i = 0; i < gold.size(); ++i) {
+        Links sure, possible, links;
+        try {
+            parse_gold(gold[i], sure, possible);
+        } catch (const Error& e) {
+            throw Error(gold_path + ": line " + std::to_string(i + 1) + ": " + e.what());
+        }
+        try {
+            links = parse_pharaoh(hypotheses[i]);
+        } catch (const Error& e) {
+            throw Error(display_name(options.input) + ": line " + std::to_string(i + 1) + ": " + e.what());
+        }
+        counts.add(links, sure, possible);
+    }
+    const int w = options.width;
+    if (options.json) {
+        nlohmann::json out = {{"name", "AER"}, {"score", 100 * counts.aer()}, {"precision", 100 * counts.precision()},
+                              {"recall", 100 * counts.recall()}, {"sentences", gold.size()}};
+        std::cout << out.dump(1) << "\n";
+    } else if (options.score_only) {
+        std::cout << fixed(100 * counts.aer(), w) << "\n";
+    } else {
+        std::cout << "AER = " << fixed(100 * counts.aer(), w) << " (precision " << fixed(100 * counts.precision(), w)
+                  << ", recall " << fixed(100 * counts.recall(), w) << "; " << gold.size() << " sentences)\n";
+    }
+}
+
 void run_score(const ScoreOptions& options) {
+    if (options.aer) return run_aer(options);
     const Metrics metrics = parse_metrics(options.metrics);
     BleuOptions bleu;
     bleu.lowercase = options.lowercase;
@@ -233,6 +274,9 @@ void add_score_command(CLI::App& app) {
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_flag("--sentence", options->sentence, "One line of scores per input line instead of corpus scores");
+    cmd->add_flag("--aer", options->aer,
+                  "Score word alignments instead: the alignment error rate (Och & Ney) of Pharaoh links (-i) "
+                  "against a gold standard (-r; 'i-j' sure, 'i?j' or 'i-j-P' possible), with precision and recall");
     cmd->add_flag("--json", options->json, "Print sacreBLEU's JSON form (name, score, signature, verbose_score)");
     cmd->add_flag("-b,--score-only", options->score_only, "Print only the numbers");
     cmd->add_option("-w,--width", options->width, "Decimals printed for each score")

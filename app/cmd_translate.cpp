@@ -13,6 +13,7 @@
 #include "model_catalog.h"
 #include "onednn_context.h"
 #include "output_file.h"
+#include "stream_files.h"
 #include "translation_stream.h"
 
 namespace nmt::app {
@@ -26,23 +27,6 @@ struct TranslateCommand {
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
-
-// A FILE* that closes itself; stdin/stdout are borrowed, not closed.
-using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-File borrowed(std::FILE* f) { return File(f, [](std::FILE*) { return 0; }); }
-
-File open_output(const std::string& path) {
-    if (path.empty() || path == "-") return borrowed(stdout);
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-    return File(f, std::fclose);
-}
-
-// "-" and no name at all both mean the standard stream `fd`.
-NamedFile standard_or_file(const std::string& option, const std::string& path, int fd, const std::string& stream) {
-    if (path.empty() || path == "-") return {path.empty() ? stream : option + " -", "", fd};
-    return {option, path};
-}
 
 // Opening an output truncates it: none may be an input (or another output).
 std::vector<NamedFile> output_files(const TranslateCommand& o) {

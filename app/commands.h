@@ -8,6 +8,7 @@ namespace nmt::app {
 void add_init_command(CLI::App& app);
 void add_info_command(CLI::App& app);
 void add_translate_command(CLI::App& app);
+void add_align_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_convert_command(CLI::App& app);
 void add_average_command(CLI::App& app);

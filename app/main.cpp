@@ -43,6 +43,7 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION);
     app.require_subcommand(1);
     nmt::app::add_translate_command(app);
+    nmt::app::add_align_command(app);
     nmt::app::add_vocab_command(app);
     nmt::app::add_train_command(app);
     nmt::app::add_score_command(app);

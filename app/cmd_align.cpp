@@ -1,0 +1,111 @@
+// nmt align: word alignments of given sentence pairs (a text and its human
+// translation), from where the model looks when made to produce the
+// translation; with --reverse-model, from both directions, symmetrised.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "alignment_stream.h"
+#include "commands.h"
+#include "error.h"
+#include "input_file.h"
+#include "model_catalog.h"
+#include "onednn_context.h"
+#include "output_file.h"
+#include "stream_files.h"
+
+namespace nmt::app {
+
+namespace {
+
+struct AlignCommand {
+    std::string model, reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
+    std::string from, to;
+    int threads = 0, batch_size = 32;
+    bool quiet = false;
+};
+
+int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
+
+void run(const AlignCommand& o) {
+    set_threads(o.threads);
+    const std::string model_path = resolve_model(o.model, o.from, o.to, "");
+    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}};
+    if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
+    if (!o.reverse_model.empty()) inputs.push_back({"--reverse-model", o.reverse_model});
+    refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
+    if ((o.input.empty() || o.input == "-") && (o.target == "-"))
+        throw Error("-i and -r cannot both be stdin");
+
+    const Model model = load_model(model_path);
+    std::optional<Model> reverse;
+    if (!o.reverse_model.empty()) {
+        reverse.emplace(load_model(o.reverse_model));
+        const ModelConfig &a = model.config, &b = reverse->config;
+        const bool known = !a.source_language.empty() && !a.target_language.empty() && !b.source_language.empty() &&
+                           !b.target_language.empty();
+        if (known && (b.source_language != a.target_language || b.target_language != a.source_language))
+            throw Error(o.reverse_model + ": translates " + reverse->config.source_language + "->" +
+                        reverse->config.target_language + ", but --reverse-model must translate the other way from " +
+                        model_path + " (" + model.config.source_language + "->" + model.config.target_language + ")");
+    }
+    Translator forward(model);
+    std::optional<Translator> backward;
+    if (reverse) backward.emplace(*reverse);
+
+    AlignStreamOptions options;
+    options.translate.batch_size = o.batch_size;
+    options.format = o.format == "jsonl" ? AlignFormat::JsonLines : AlignFormat::Pharaoh;
+    options.symmetrization = parse_symmetrization(o.symmetrize);
+    if (!o.quiet) options.warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
+
+    const int source_fd = open_or_stdin(o.input);
+    const int target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
+    const LineLimit limit{size_t(1) << 20, LineLimit::Longer::Truncate};
+    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
+    LineReader sources(source_fd, source_name, limit);
+    std::optional<LineReader> targets;
+    if (target_fd >= 0) targets.emplace(target_fd, o.target == "-" ? "stdin" : o.target, limit);
+    PairReader pairs(sources, targets ? &*targets : nullptr, source_name, o.target);
+    File output = open_output(o.output);
+    align_stream(forward, backward ? &*backward : nullptr, pairs, output.get(), options);
+    for (int fd : {source_fd, target_fd})
+        if (fd > STDIN_FILENO) ::close(fd);
+}
+
+}  // namespace
+
+void add_align_command(CLI::App& app) {
+    auto o = std::make_shared<AlignCommand>();
+    auto* c = app.add_subcommand(
+        "align", "Word alignments of sentence pairs: where the model looks when made to produce the given translation");
+    c->add_option("-m,--model", o->model, "Model translating source to target (default: the installed one for --from/--to)");
+    c->add_option("--from", o->from, "Source language code, to pick an installed model");
+    c->add_option("--to", o->to, "Target language code, to pick an installed model");
+    c->add_option("-i,--input", o->input,
+                  "Source sentences, one per line; without -r, lines 'source ||| target' (default: stdin)");
+    c->add_option("-r,--target", o->target, "Their translations, line by line");
+    c->add_option("-o,--output", o->output, "Output file (default: stdout)");
+    c->add_option("--reverse-model", o->reverse_model,
+                  "A model translating target to source: align both ways and symmetrise");
+    c->add_option("--symmetrize", o->symmetrize, "How both directions' links are combined (with --reverse-model)")
+        ->check(CLI::IsMember({"intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and"}))
+        ->capture_default_str();
+    c->add_option("--format", o->format,
+                  "pharaoh: 'i-j' links over words, source first; jsonl: nmt translate's JSON object for the given "
+                  "translation (score, pieces, attention, alignment)")
+        ->check(CLI::IsMember({"pharaoh", "jsonl"}))
+        ->capture_default_str();
+    c->add_option("--batch-size,--mini-batch", o->batch_size, "Pairs decoded together")
+        ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
+    c->add_flag("-q,--quiet", o->quiet, "No warnings on stderr");
+    c->callback([o] { run(*o); });
+}
+
+}  // namespace nmt::app

@@ -1,0 +1,128 @@
+#include "alignment_stream.h"
+
+#include <cerrno>
+#include <cstring>
+#include <optional>
+
+#include "alignment_output.h"
+#include "error.h"
+
+namespace nmt {
+
+PairReader::PairReader(LineReader& sources, LineReader* targets, std::string sources_name, std::string targets_name)
+    : sources_(sources), targets_(targets), sources_name_(std::move(sources_name)),
+      targets_name_(std::move(targets_name)) {}
+
+bool PairReader::next(std::string& source, std::string& target, std::vector<std::string>* warnings) {
+    std::string raw_source, raw_target;
+    const bool have_source = sources_.next_line(raw_source);
+    if (targets_) {
+        const bool have_target = targets_->next_line(raw_target);
+        if (have_source != have_target)
+            throw Error((have_source ? targets_name_ : sources_name_) + " ends at line " +
+                        std::to_string(line_number_) + ", before " + (have_source ? sources_name_ : targets_name_) +
+                        ": the two sides must have as many lines");
+    }
+    if (!have_source) return false;
+    ++line_number_;
+    if (!targets_) {
+        const size_t bar = raw_source.find("|||");
+        if (bar != std::string::npos) {
+            raw_target = raw_source.substr(bar + 3);
+            raw_source.resize(bar);
+        } else if (warnings) {
+            warnings->push_back("line " + std::to_string(line_number_) + ": no ' ||| ' between source and target");
+        }
+    }
+    source = clean_line(std::move(raw_source), line_number_, warnings);
+    target = clean_line(std::move(raw_target), line_number_, warnings);
+    // fast_align's format puts a space on each side of the bars.
+    for (std::string* side : {&source, &target}) {
+        const size_t first = side->find_first_not_of(" \t"), last = side->find_last_not_of(" \t");
+        *side = first == std::string::npos ? std::string() : side->substr(first, last - first + 1);
+    }
+    return true;
+}
+
+Links attention_links(const TranslationResult& aligned) {
+    if (aligned.hypotheses.empty()) return {};
+    const Hypothesis& h = aligned.hypotheses.front();
+    return hard_alignment(word_attention(aligned.source_pieces, h.target_pieces, h.attention));
+}
+
+namespace {
+
+int64_t real_words(const std::vector<WordSpan>& words) {
+    int64_t n = 0;
+    for (const auto& w : words) n += w.end ? 0 : 1;
+    return n;
+}
+
+// The backward model's links turned round, when both models cut the pair into
+// the same words; else nothing (and a warning).
+std::optional<Links> backward_links(const TranslationResult& forward, const TranslationResult& backward, int64_t line,
+                     const AlignStreamOptions& options) {
+    if (forward.hypotheses.empty() || backward.hypotheses.empty()) return Links{};
+    const auto source_words = group_words(forward.source_pieces);
+    const auto target_words = group_words(forward.hypotheses.front().target_pieces);
+    const auto backward_source = group_words(backward.source_pieces);
+    const auto backward_target = group_words(backward.hypotheses.front().target_pieces);
+    if (real_words(source_words) != real_words(backward_target) ||
+        real_words(target_words) != real_words(backward_source)) {
+        if (options.warn)
+            options.warn("line " + std::to_string(line) +
+                         ": the two models cut the pair into different words; the forward alignment alone is given");
+        return std::nullopt;
+    }
+    Links links;
+    for (const auto& [s, t] : attention_links(backward)) links.emplace_back(t, s);
+    return links;
+}
+
+void write_line(std::FILE* out, const std::string& line) {
+    if (std::fwrite(line.data(), 1, line.size(), out) != line.size() || std::fputc('\n', out) == EOF)
+        throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+}
+
+}  // namespace
+
+int64_t align_stream(Translator& forward, Translator* backward, PairReader& pairs, std::FILE* out,
+                     const AlignStreamOptions& options) {
+    int64_t done = 0;
+    for (bool more = true; more;) {
+        std::vector<std::string> sources, targets, warnings;
+        const int64_t first_line = pairs.line_number() + 1;
+        std::string source, target;
+        // A chunk ends early when no more input is waiting, so that a pair
+        // piped in alone is answered at once.
+        while (sources.size() < options.chunk_pairs && (more = pairs.next(source, target, &warnings))) {
+            sources.push_back(std::move(source));
+            targets.push_back(std::move(target));
+            if (!pairs.more_available_without_blocking()) break;
+        }
+        if (sources.empty()) break;
+        const auto aligned = forward.align(sources, targets, options.translate, &warnings, first_line);
+        std::vector<TranslationResult> reversed;
+        if (backward) reversed = backward->align(targets, sources, options.translate, &warnings, first_line);
+        for (const auto& warning : warnings)
+            if (options.warn) options.warn(warning);
+        for (size_t i = 0; i < sources.size(); ++i) {
+            Links links = attention_links(aligned[i]);
+            if (backward)
+                if (const auto other = backward_links(aligned[i], reversed[i], first_line + i, options))
+                    links = symmetrize(links, *other, options.symmetrization);
+            if (options.format == AlignFormat::Pharaoh) {
+                write_line(out, pharaoh(links));
+            } else {
+                nlohmann::json json = alignment_json(done + static_cast<int64_t>(i), aligned[i], sources[i]);
+                json["alignment"] = pharaoh(links);
+                write_line(out, json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+            }
+        }
+        done += static_cast<int64_t>(sources.size());
+        if (std::fflush(out) != 0) throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+    }
+    return done;
+}
+
+}  // namespace nmt

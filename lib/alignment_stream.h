@@ -1,0 +1,63 @@
+// nmt align's engine: sentence pairs in, one word alignment per pair out, in
+// order, written and flushed a chunk at a time. The alignment is where the
+// model looks when it is made to produce the given translation (forced
+// decoding), each target word linked to the source word it attends to most;
+// with a model of the other direction too, both alignments are symmetrised.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "text_input.h"
+#include "translator.h"
+#include "word_alignment.h"
+
+namespace nmt {
+
+// Sentence pairs, one per line: from two parallel inputs, or from one whose
+// lines read "source ||| target" (fast_align's format).
+class PairReader {
+public:
+    // targets null: split each line of sources at its first " ||| ".
+    PairReader(LineReader& sources, LineReader* targets, std::string sources_name, std::string targets_name);
+
+    // Cleaned (clean_line) source and target; false at the end. Throws
+    // nmt::Error naming both inputs when one ends before the other. A line
+    // without "|||" has an empty target (and gets an empty alignment).
+    bool next(std::string& source, std::string& target, std::vector<std::string>* warnings);
+    int64_t line_number() const { return line_number_; }
+    bool more_available_without_blocking() {
+        return sources_.more_available_without_blocking() && (!targets_ || targets_->more_available_without_blocking());
+    }
+
+private:
+    LineReader& sources_;
+    LineReader* targets_;
+    std::string sources_name_, targets_name_;
+    int64_t line_number_ = 0;
+};
+
+enum class AlignFormat { Pharaoh, JsonLines };
+
+struct AlignStreamOptions {
+    TranslateOptions translate;  // batch size, length penalty (for the JSON's normalized score)
+    AlignFormat format = AlignFormat::Pharaoh;
+    Symmetrization symmetrization = Symmetrization::GrowDiagFinalAnd;  // with a backward model
+    size_t chunk_pairs = 256;  // pairs read, aligned and written together
+    // Repaired, cropped or unsegmentable lines, "line N: ...".
+    std::function<void(const std::string&)> warn;
+};
+
+// Words linked by one model's attention: (source word, target word) over
+// whitespace-separated words (SentencePiece's word boundaries), "</s>" left out.
+Links attention_links(const TranslationResult& aligned);
+
+// Writes one line per pair to `out`: Pharaoh links, or the JSON object of
+// `nmt translate --format jsonl` for the given translation, whose
+// "alignment" is the symmetrised one when `backward` (a target→source model)
+// is given. Returns the number of pairs.
+int64_t align_stream(Translator& forward, Translator* backward, PairReader& pairs, std::FILE* out,
+                     const AlignStreamOptions& options);
+
+}  // namespace nmt
