@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "alignment_output.h"
 #include "alignment_stream.h"
 #include "commands.h"
 #include "error.h"
@@ -16,6 +19,7 @@
 #include "model_catalog.h"
 #include "onednn_context.h"
 #include "output_file.h"
+#include "statistical_aligner.h"
 #include "stream_files.h"
 
 namespace nmt::app {
@@ -26,12 +30,47 @@ struct AlignCommand {
     std::string model, reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
     std::string from, to;
     int threads = 0, batch_size = 32;
-    bool quiet = false;
+    bool quiet = false, statistical = false;
 };
 
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
 
+// --statistical: no model; both directions trained on the pairs themselves,
+// so every pair is read first.
+void run_statistical(const AlignCommand& o) {
+    if (!o.model.empty() || !o.reverse_model.empty())
+        throw Error("--statistical aligns without a model: drop -m and --reverse-model");
+    if (o.format != "pharaoh") throw Error("--statistical writes Pharaoh links only (--format jsonl needs a model)");
+    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")};
+    if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
+    refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
+    const int source_fd = open_or_stdin(o.input);
+    const int target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
+    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
+    const LineLimit limit{size_t(1) << 20, LineLimit::Longer::Truncate};
+    LineReader sources_reader(source_fd, source_name, limit);
+    std::optional<LineReader> targets_reader;
+    if (target_fd >= 0) targets_reader.emplace(target_fd, o.target == "-" ? "stdin" : o.target, limit);
+    PairReader pairs(sources_reader, targets_reader ? &*targets_reader : nullptr, source_name, o.target);
+    std::vector<std::string> sources, targets, warnings;
+    for (std::string source, target; pairs.next(source, target, o.quiet ? nullptr : &warnings);) {
+        sources.push_back(std::move(source));
+        targets.push_back(std::move(target));
+    }
+    for (const auto& warning : warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
+    const std::vector<Links> links = align_statistically(sources, targets, parse_symmetrization(o.symmetrize));
+    File output = open_output(o.output);
+    for (const Links& pair : links)
+        if (std::fprintf(output.get(), "%s\n", pharaoh(pair).c_str()) < 0)
+            throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+    if (std::fflush(output.get()) != 0)
+        throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+    for (int fd : {source_fd, target_fd})
+        if (fd > STDIN_FILENO) ::close(fd);
+}
+
 void run(const AlignCommand& o) {
+    if (o.statistical) return run_statistical(o);
     set_threads(o.threads);
     const std::string model_path = resolve_model(o.model, o.from, o.to, "");
     std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}};
@@ -92,7 +131,11 @@ void add_align_command(CLI::App& app) {
     c->add_option("-o,--output", o->output, "Output file (default: stdout)");
     c->add_option("--reverse-model", o->reverse_model,
                   "A model translating target to source: align both ways and symmetrise");
-    c->add_option("--symmetrize", o->symmetrize, "How both directions' links are combined (with --reverse-model)")
+    c->add_flag("--statistical", o->statistical,
+                "No model: fast_align's IBM Model 2 with a diagonal prior, trained by EM on the pairs themselves in "
+                "both directions and symmetrised (words: whitespace-separated tokens)");
+    c->add_option("--symmetrize", o->symmetrize,
+                  "How both directions' links are combined (with --reverse-model or --statistical)")
         ->check(CLI::IsMember({"intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and"}))
         ->capture_default_str();
     c->add_option("--format", o->format,

@@ -63,6 +63,18 @@ printf 'A dog runs in the park. ||| Un chien court dans le parc.\nThe cat is bla
 expect_eq "shipped model, first pair" "0-0 1-1 2-2 3-3 4-4 5-5" "$(head -1 "$TMP/shipped.txt")"
 expect_eq "shipped model, second pair" "0-0 1-1 2-2 3-3" "$(tail -1 "$TMP/shipped.txt")"
 
+# --statistical: no model; trained on the pairs themselves. Each word's
+# translation is the word it always occurs with, and the order is kept.
+for k in 1 2 3 4 5 6 7 8; do
+    printf 'the cat sat\nthe dog sat\na cat ran\na dog ran\n'
+done >"$TMP/stat.src"
+sed 's/the/le/; s/cat/chat/; s/dog/chien/; s/sat/assis/; s/^a /un /; s/ran/couru/' "$TMP/stat.src" >"$TMP/stat.trg"
+nmt align --statistical -i "$TMP/stat.src" -r "$TMP/stat.trg" >"$TMP/stat.align"
+expect_eq "statistical lines" 32 "$(wc -l <"$TMP/stat.align")"
+expect_eq "statistical links" "0-0 1-1 2-2" "$(sort -u "$TMP/stat.align")"
+expect_one_error "--statistical with a model" "--statistical aligns without a model" \
+    nmt align --statistical -m "$TMP/model.nmt" -i "$TMP/stat.src" -r "$TMP/stat.trg"
+
 # nmt score --aer: 1 - (|A∩S| + |A∩P|) / (|A| + |S|) = 1 - (2 + 3) / (4 + 3) over these two lines.
 printf '0-0 1-1 2-3\n0-1\n' >"$TMP/hyp.align"
 printf '0-0 1-1 2?2\n0-0 0?1\n' >"$TMP/gold.align"
@@ -72,4 +84,4 @@ printf '0-0 1-1\n0:1\n' >"$TMP/bad.align"
 expect_one_error "a malformed link" "bad.align: line 2: '0:1' is not an alignment link i-j" \
     nmt score --aer -r "$TMP/gold.align" -i "$TMP/bad.align"
 
-echo "ok: nmt align writes one alignment per pair, from two files or '|||' lines, as Pharaoh or JSON Lines; score --aer"
+echo "ok: nmt align writes one alignment per pair, from two files or '|||' lines, as Pharaoh or JSON Lines; --statistical; score --aer"

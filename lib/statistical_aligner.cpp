@@ -1,0 +1,238 @@
+#include "statistical_aligner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "error.h"
+
+namespace nmt {
+
+namespace {
+
+double feature(int i, int j, int m, int n) {  // h: i of m target words, j of n source words, 1-based
+    return -std::fabs(static_cast<double>(i) / m - static_cast<double>(j) / n);
+}
+
+// The diagonal prior over source positions 1..n for target position i of m:
+// weights exp(λ·h) / Z, and the mean and variance of h under them.
+void diagonal_prior(int i, int m, int n, double tension, std::vector<double>& prior, double* mean = nullptr,
+                    double* variance = nullptr) {
+    prior.resize(n + 1);
+    double z = 0, first = 0, second = 0;
+    for (int j = 1; j <= n; ++j) {
+        const double h = feature(i, j, m, n);
+        prior[j] = std::exp(tension * h);
+        z += prior[j];
+        first += prior[j] * h;
+        second += prior[j] * h * h;
+    }
+    for (int j = 1; j <= n; ++j) prior[j] /= z;
+    if (mean) *mean = first / z;
+    if (variance) *variance = std::max(0.0, second / z - (first / z) * (first / z));
+}
+
+// (i, m, n) as one key: sentence lengths are bounded by the line limit.
+uint64_t position_key(int i, int m, int n) {
+    return (static_cast<uint64_t>(i) << 42) | (static_cast<uint64_t>(m) << 21) | static_cast<uint64_t>(n);
+}
+
+// ψ(x), the digamma function: recurrence up to x ≥ 6, then the asymptotic series.
+double digamma(double x) {
+    double result = 0;
+    while (x < 6) {
+        result -= 1 / x;
+        x += 1;
+    }
+    const double f = 1 / (x * x);
+    return result + std::log(x) - 0.5 / x -
+           f * (1.0 / 12 - f * (1.0 / 120 - f * (1.0 / 252 - f * (1.0 / 240 - f * (1.0 / 132)))));
+}
+
+std::vector<std::string> words_of(const std::string& text) {
+    std::vector<std::string> words;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) words.push_back(word);
+    return words;
+}
+
+}  // namespace
+
+StatisticalAligner::StatisticalAligner(StatisticalAlignerOptions options)
+    : options_(options), tension_(options.tension) {
+    if (!(options_.null_probability > 0 && options_.null_probability < 1))
+        throw Error("the NULL probability must lie between 0 and 1");
+    if (options_.iterations < 1) throw Error("the aligner needs at least one EM iteration");
+}
+
+StatisticalAligner::Sentence StatisticalAligner::source_ids(const std::string& text) {
+    Sentence ids;
+    for (const auto& word : words_of(text))
+        ids.push_back(source_vocab_.emplace(word, static_cast<int>(source_vocab_.size()) + 1).first->second);
+    return ids;
+}
+
+StatisticalAligner::Sentence StatisticalAligner::target_ids(const std::string& text) {
+    Sentence ids;
+    for (const auto& word : words_of(text))
+        ids.push_back(target_vocab_.emplace(word, static_cast<int>(target_vocab_.size())).first->second);
+    return ids;
+}
+
+// Words never seen in training get ids past the tables: t falls back to its floor.
+StatisticalAligner::Sentence StatisticalAligner::known_source_ids(const std::string& text) const {
+    Sentence ids;
+    for (const auto& word : words_of(text)) {
+        auto it = source_vocab_.find(word);
+        ids.push_back(it == source_vocab_.end() ? -1 : it->second);
+    }
+    return ids;
+}
+
+StatisticalAligner::Sentence StatisticalAligner::known_target_ids(const std::string& text) const {
+    Sentence ids;
+    for (const auto& word : words_of(text)) {
+        auto it = target_vocab_.find(word);
+        ids.push_back(it == target_vocab_.end() ? -1 : it->second);
+    }
+    return ids;
+}
+
+double StatisticalAligner::translation(int source, int target) const {
+    constexpr double kFloor = 1e-9;  // an unseen pair, or a word never seen in training
+    if (source < 0 || target < 0 || source >= static_cast<int>(table_.size())) return kFloor;
+    const auto& row = table_[source];
+    auto it = row.find(target);
+    return it == row.end() ? kFloor : std::max(it->second, kFloor);
+}
+
+void StatisticalAligner::train(const std::vector<std::string>& sources, const std::vector<std::string>& targets) {
+    if (sources.size() != targets.size()) throw Error("statistical aligner: as many targets as sources are needed");
+    std::vector<Sentence> f, e;
+    for (size_t k = 0; k < sources.size(); ++k) {
+        f.push_back(source_ids(sources[k]));
+        e.push_back(target_ids(targets[k]));
+    }
+    // Uniform start: every target word equally likely from every source word.
+    table_.assign(source_vocab_.size() + 1, {});
+    const double uniform = 1.0 / std::max<size_t>(1, target_vocab_.size());
+    for (size_t k = 0; k < f.size(); ++k)
+        for (int target : e[k]) {
+            table_[0][target] = uniform;
+            for (int source : f[k]) table_[source][target] = uniform;
+        }
+
+    const double p0 = options_.null_probability;
+    std::vector<double> prior, posterior;
+    for (int iteration = 0; iteration < options_.iterations; ++iteration) {
+        std::vector<std::unordered_map<int, double>> counts(table_.size());
+        // For λ: Σ posterior·h over aligned links, and the aligned mass at
+        // each (i, m, n), whose prior expectation of h depends on λ.
+        double log_likelihood = 0, posterior_feature = 0, aligned_mass = 0;
+        std::unordered_map<uint64_t, double> mass_at;
+        for (size_t k = 0; k < f.size(); ++k) {
+            const int n = static_cast<int>(f[k].size()), m = static_cast<int>(e[k].size());
+            if (n == 0 || m == 0) continue;
+            for (int i = 1; i <= m; ++i) {
+                const int target = e[k][i - 1];
+                diagonal_prior(i, m, n, tension_, prior);
+                posterior.assign(n + 1, 0.0);
+                posterior[0] = p0 * translation(0, target);
+                double total = posterior[0];
+                for (int j = 1; j <= n; ++j) {
+                    posterior[j] = (1 - p0) * prior[j] * translation(f[k][j - 1], target);
+                    total += posterior[j];
+                }
+                log_likelihood += std::log(total);
+                counts[0][target] += posterior[0] / total;
+                double word_mass = 0, word_feature = 0;
+                for (int j = 1; j <= n; ++j) {
+                    const double p = posterior[j] / total;
+                    counts[f[k][j - 1]][target] += p;
+                    word_mass += p;
+                    word_feature += p * feature(i, j, m, n);
+                }
+                posterior_feature += word_feature;
+                aligned_mass += word_mass;
+                mass_at[position_key(i, m, n)] += word_mass;
+            }
+        }
+        log_likelihood_ = log_likelihood;
+        // M step for t: the mean-field update of a Dirichlet(α) prior, or
+        // relative frequencies when α = 0.
+        for (size_t source = 0; source < counts.size(); ++source) {
+            auto& row = counts[source];
+            if (row.empty()) continue;
+            double sum = 0;
+            for (const auto& [target, c] : row) sum += c;
+            auto& out = table_[source];
+            out.clear();
+            const double alpha = options_.alpha;
+            const double normaliser =
+                alpha > 0 ? std::exp(digamma(sum + alpha * static_cast<double>(row.size()))) : sum;
+            for (const auto& [target, c] : row)
+                out[target] = alpha > 0 ? std::exp(digamma(c + alpha)) / normaliser : c / sum;
+        }
+        // λ maximises Σ posterior · (λ·h − log Z(λ)) with the posteriors
+        // fixed: its derivative is Σ posterior·h − Σ mass · E_prior[h], its
+        // second derivative −Σ mass · Var_prior[h]. A few Newton steps.
+        if (options_.optimize_tension && aligned_mass > 0) {
+            for (int step = 0; step < 8; ++step) {
+                double gradient = posterior_feature, curvature = 0;
+                for (const auto& [key, mass] : mass_at) {
+                    const int i = static_cast<int>(key >> 42), m = static_cast<int>((key >> 21) & 0x1FFFFF),
+                              n = static_cast<int>(key & 0x1FFFFF);
+                    double mean = 0, variance = 0;
+                    diagonal_prior(i, m, n, tension_, prior, &mean, &variance);
+                    gradient -= mass * mean;
+                    curvature += mass * variance;
+                }
+                if (curvature <= 0) break;
+                tension_ = std::clamp(tension_ + gradient / curvature, 0.0, 50.0);
+            }
+        }
+    }
+}
+
+Links StatisticalAligner::align(const std::string& source, const std::string& target) const {
+    const Sentence f = known_source_ids(source), e = known_target_ids(target);
+    const int n = static_cast<int>(f.size()), m = static_cast<int>(e.size());
+    Links links;
+    if (n == 0) return links;
+    std::vector<double> prior;
+    const double p0 = options_.null_probability;
+    for (int i = 1; i <= m; ++i) {
+        diagonal_prior(i, m, n, tension_, prior);
+        int best = 0;
+        double best_p = p0 * translation(0, e[i - 1]);
+        for (int j = 1; j <= n; ++j) {
+            const double p = (1 - p0) * prior[j] * translation(f[j - 1], e[i - 1]);
+            if (p > best_p) {
+                best_p = p;
+                best = j;
+            }
+        }
+        if (best > 0) links.emplace_back(best - 1, i - 1);
+    }
+    std::sort(links.begin(), links.end());
+    return links;
+}
+
+std::vector<Links> align_statistically(const std::vector<std::string>& sources,
+                                       const std::vector<std::string>& targets, Symmetrization method,
+                                       const StatisticalAlignerOptions& options) {
+    StatisticalAligner forward(options), backward(options);
+    forward.train(sources, targets);
+    backward.train(targets, sources);
+    std::vector<Links> out;
+    out.reserve(sources.size());
+    for (size_t k = 0; k < sources.size(); ++k) {
+        Links turned;
+        for (const auto& [t, s] : backward.align(targets[k], sources[k])) turned.emplace_back(s, t);
+        out.push_back(symmetrize(forward.align(sources[k], targets[k]), turned, method));
+    }
+    return out;
+}
+
+}  // namespace nmt
