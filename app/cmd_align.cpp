@@ -30,7 +30,8 @@ struct AlignCommand {
     std::string model, reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
     std::string from, to;
     int threads = 0, batch_size = 32;
-    bool quiet = false, statistical = false;
+    float threshold = 0;
+    bool quiet = false, statistical = false, shifted = false;
 };
 
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
@@ -100,6 +101,8 @@ void run(const AlignCommand& o) {
     options.translate.batch_size = o.batch_size;
     options.format = o.format == "jsonl" ? AlignFormat::JsonLines : AlignFormat::Pharaoh;
     options.symmetrization = parse_symmetrization(o.symmetrize);
+    options.extraction.threshold = o.threshold;
+    options.extraction.shifted = o.shifted;
     if (!o.quiet) options.warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
 
     const int source_fd = open_or_stdin(o.input);
@@ -138,6 +141,13 @@ void add_align_command(CLI::App& app) {
                   "How both directions' links are combined (with --reverse-model or --statistical)")
         ->check(CLI::IsMember({"intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and"}))
         ->capture_default_str();
+    c->add_option("--align-threshold", o->threshold,
+                  "0: each target word to the source word it attends to most; above 0: every source word whose "
+                  "attention reaches this weight (several links or none)")
+        ->check(CLI::Range(0.0f, 1.0f))
+        ->capture_default_str();
+    c->add_flag("--shifted", o->shifted,
+                "Read each target piece's links from the next step's attention (Chen et al. 2020)");
     c->add_option("--format", o->format,
                   "pharaoh: 'i-j' links over words, source first; jsonl: nmt translate's JSON object for the given "
                   "translation (score, pieces, attention, alignment)")

@@ -1,5 +1,6 @@
 #include "alignment_stream.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <optional>
@@ -44,10 +45,25 @@ bool PairReader::next(std::string& source, std::string& target, std::vector<std:
     return true;
 }
 
-Links attention_links(const TranslationResult& aligned) {
+Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction) {
     if (aligned.hypotheses.empty()) return {};
     const Hypothesis& h = aligned.hypotheses.front();
-    return hard_alignment(word_attention(aligned.source_pieces, h.target_pieces, h.attention));
+    std::vector<std::vector<float>> rows = h.attention;
+    if (extraction.shifted && rows.size() > 1) {
+        rows.erase(rows.begin());    // piece t reads the row of step t + 1 ...
+        rows.push_back(rows.back());  // ... and "</s>", which links nothing, keeps its own
+    }
+    const WordAttention words = word_attention(aligned.source_pieces, h.target_pieces, rows);
+    if (extraction.threshold <= 0) return hard_alignment(words);
+    Links links;
+    for (size_t t = 0; t < words.weights.size(); ++t) {
+        if (words.target[t].end) continue;
+        for (size_t s = 0; s < words.source.size(); ++s)
+            if (!words.source[s].end && words.weights[t][s] >= extraction.threshold)
+                links.emplace_back(static_cast<int>(s), static_cast<int>(t));
+    }
+    std::sort(links.begin(), links.end());
+    return links;
 }
 
 namespace {
@@ -75,7 +91,7 @@ std::optional<Links> backward_links(const TranslationResult& forward, const Tran
         return std::nullopt;
     }
     Links links;
-    for (const auto& [s, t] : attention_links(backward)) links.emplace_back(t, s);
+    for (const auto& [s, t] : attention_links(backward, options.extraction)) links.emplace_back(t, s);
     return links;
 }
 
@@ -107,7 +123,7 @@ int64_t align_stream(Translator& forward, Translator* backward, PairReader& pair
         for (const auto& warning : warnings)
             if (options.warn) options.warn(warning);
         for (size_t i = 0; i < sources.size(); ++i) {
-            Links links = attention_links(aligned[i]);
+            Links links = attention_links(aligned[i], options.extraction);
             if (backward)
                 if (const auto other = backward_links(aligned[i], reversed[i], first_line + i, options))
                     links = symmetrize(links, *other, options.symmetrization);

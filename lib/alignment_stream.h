@@ -38,12 +38,25 @@ private:
     int64_t line_number_ = 0;
 };
 
+// How attention becomes links.
+struct LinkExtraction {
+    // 0: each target word to the source word it attends to most (exactly one
+    // link each). Above 0: every source word whose weight reaches it, so a
+    // word may get several links or none.
+    float threshold = 0;
+    // Read each target piece's alignment from the step after it (the step
+    // fed that piece, predicting the next), as Chen et al. (2020) found
+    // attention to align better one step late.
+    bool shifted = false;
+};
+
 enum class AlignFormat { Pharaoh, JsonLines };
 
 struct AlignStreamOptions {
     TranslateOptions translate;  // batch size, length penalty (for the JSON's normalized score)
     AlignFormat format = AlignFormat::Pharaoh;
     Symmetrization symmetrization = Symmetrization::GrowDiagFinalAnd;  // with a backward model
+    LinkExtraction extraction;
     size_t chunk_pairs = 256;  // pairs read, aligned and written together
     // Repaired, cropped or unsegmentable lines, "line N: ...".
     std::function<void(const std::string&)> warn;
@@ -51,7 +64,7 @@ struct AlignStreamOptions {
 
 // Words linked by one model's attention: (source word, target word) over
 // whitespace-separated words (SentencePiece's word boundaries), "</s>" left out.
-Links attention_links(const TranslationResult& aligned);
+Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction = {});
 
 // Writes one line per pair to `out`: Pharaoh links, or the JSON object of
 // `nmt translate --format jsonl` for the given translation, whose
