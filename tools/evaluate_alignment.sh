@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# AER of nmt's aligners on the hand-made gold set tools/gold/ (the first 100
+# Multi30k validation pairs, English-French; README's alignment table).
+#
+# Usage: tools/evaluate_alignment.sh [DATA_DIR] [NMT]
+#   DATA_DIR: the shared data (default ../shared/data); NMT: default build/nmt.
+# The statistical aligner is trained on Multi30k's training pairs plus the
+# whole validation set, as fast_align is run on the data it aligns.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data}/multi30k
+nmt=${2:-build/nmt}
+gold=tools/gold/multi30k-val-en-fr.100.align
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+head -100 "$data/val.en" >"$work/val.en"
+head -100 "$data/val.fr" >"$work/val.fr"
+
+score() {  # NAME FILE
+    printf '| %s | %s |\n' "$1" "$("$nmt" score --aer -r "$gold" -i "$2" -w 1 | sed 's/^AER = //')"
+}
+
+echo "| aligner | AER (precision, recall) |"
+echo "|---|---|"
+cat "$data/train.en" "$data/val.en" >"$work/all.en"
+cat "$data/train.fr" "$data/val.fr" >"$work/all.fr"
+train_lines=$(wc -l <"$data/train.en")
+for h in intersect grow-diag-final-and union; do
+    "$nmt" align --statistical --symmetrize "$h" -i "$work/all.en" -r "$work/all.fr" -o "$work/stat.align"
+    sed -n "$((train_lines + 1)),$((train_lines + 100))p" "$work/stat.align" >"$work/stat.100"
+    score "statistical, $h" "$work/stat.100"
+done
+for model in en-fr en-fr.captions; do
+    [[ -f models/$model.nmt ]] || continue
+    "$nmt" align -q -m "models/$model.nmt" -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$model attention" "$work/a"
+    "$nmt" align -q -m "models/$model.nmt" --shifted -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$model attention, shifted" "$work/a"
+    "$nmt" align -q -m "models/$model.nmt" --align-threshold 0.3 -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$model attention, threshold 0.3" "$work/a"
+    for reverse in fr-en fr-en.captions; do
+        [[ -f models/$reverse.nmt ]] || continue
+        for h in intersect grow-diag-final-and; do
+            "$nmt" align -q -m "models/$model.nmt" --reverse-model "models/$reverse.nmt" --symmetrize "$h" \
+                -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+            score "$model + $reverse, $h" "$work/a"
+        done
+    done
+done
