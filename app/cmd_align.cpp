@@ -99,6 +99,9 @@ void run(const AlignCommand& o) {
 
     AlignStreamOptions options;
     options.translate.batch_size = o.batch_size;
+    // The JSON's normalized score ranks as nmt translate would rank this
+    // translation: with the length penalty the model was tuned for.
+    options.translate.search = with_model_defaults(options.translate.search, model);
     options.format = o.format == "jsonl" ? AlignFormat::JsonLines : AlignFormat::Pharaoh;
     options.symmetrization = parse_symmetrization(o.symmetrize);
     options.extraction.threshold = o.threshold;
