@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "error.h"
 #include "input_file.h"
+#include "number_text.h"
 #include "score_tokenizers.h"
 #include "word_alignment.h"
 
@@ -55,15 +56,9 @@ std::vector<std::string> read_lines(const std::string& path) {
     return lines;
 }
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-
 // "BLEU|nrefs:1|...|version:2.4.0 = 20.8 54.4/26.6/14.9/8.7 (BP = ...)"
 std::string format_text(const ScoreLine& line, const ScoreOptions& options) {
-    std::string score = fixed(line.score, options.width);
+    std::string score = fixed_decimals(line.score, options.width);
     if (options.score_only) return score;
     std::string text = line.name + "|" + line.signature + " = " + score;
     if (!line.verbose.empty()) text += " " + line.verbose;
@@ -75,7 +70,7 @@ std::string format_text(const ScoreLine& line, const ScoreOptions& options) {
 nlohmann::ordered_json to_json(const ScoreLine& line, const ScoreOptions& options) {
     nlohmann::ordered_json out;
     out["name"] = line.name;
-    out["score"] = std::stod(fixed(line.score, options.width));
+    out["score"] = std::stod(fixed_decimals(line.score, options.width));
     out["signature"] = line.signature;
     if (!line.verbose.empty()) out["verbose_score"] = line.verbose;
     std::istringstream fields(line.signature);
@@ -114,7 +109,7 @@ void print_corpus(const std::vector<ScoreLine>& results, const ScoreOptions& opt
     // the number), wrapped in a bare list when there are several.
     std::vector<std::string> objects;
     for (const auto& result : results)
-        objects.push_back(options.score_only ? fixed(result.score, options.width) : to_json(result, options).dump(1));
+        objects.push_back(options.score_only ? fixed_decimals(result.score, options.width) : to_json(result, options).dump(1));
     if (objects.size() == 1) {
         std::cout << objects[0] << "\n";
         return;
@@ -129,7 +124,7 @@ void print_corpus(const std::vector<ScoreLine>& results, const ScoreOptions& opt
 void print_sentence(const std::vector<ScoreLine>& results, const ScoreOptions& options) {
     if (options.json) {
         auto item = [&](const ScoreLine& result) {
-            return options.score_only ? nlohmann::ordered_json(std::stod(fixed(result.score, options.width)))
+            return options.score_only ? nlohmann::ordered_json(std::stod(fixed_decimals(result.score, options.width)))
                                       : to_json(result, options);
         };
         if (results.size() == 1) {
@@ -195,10 +190,10 @@ void run_aer(const ScoreOptions& options) {
                               {"recall", 100 * counts.recall()}, {"sentences", gold.size()}};
         std::cout << out.dump(1) << "\n";
     } else if (options.score_only) {
-        std::cout << fixed(100 * counts.aer(), w) << "\n";
+        std::cout << fixed_decimals(100 * counts.aer(), w) << "\n";
     } else {
-        std::cout << "AER = " << fixed(100 * counts.aer(), w) << " (precision " << fixed(100 * counts.precision(), w)
-                  << ", recall " << fixed(100 * counts.recall(), w) << "; " << gold.size() << " sentences)\n";
+        std::cout << "AER = " << fixed_decimals(100 * counts.aer(), w) << " (precision " << fixed_decimals(100 * counts.precision(), w)
+                  << ", recall " << fixed_decimals(100 * counts.recall(), w) << "; " << gold.size() << " sentences)\n";
     }
 }
 

@@ -95,7 +95,7 @@ std::optional<Links> backward_links(const TranslationResult& forward, const Tran
     return links;
 }
 
-void write_line(std::FILE* out, const std::string& line) {
+void write_checked_line(std::FILE* out, const std::string& line) {
     if (std::fwrite(line.data(), 1, line.size(), out) != line.size() || std::fputc('\n', out) == EOF)
         throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
 }
@@ -128,11 +128,11 @@ int64_t align_stream(Translator& forward, Translator* backward, PairReader& pair
                 if (const auto other = backward_links(aligned[i], reversed[i], first_line + i, options))
                     links = symmetrize(links, *other, options.symmetrization);
             if (options.format == AlignFormat::Pharaoh) {
-                write_line(out, pharaoh(links));
+                write_checked_line(out, pharaoh(links));
             } else {
                 nlohmann::json json = alignment_json(done + static_cast<int64_t>(i), aligned[i], sources[i]);
                 json["alignment"] = pharaoh(links);
-                write_line(out, json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+                write_checked_line(out, json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
             }
         }
         done += static_cast<int64_t>(sources.size());

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "error.h"
+#include "number_text.h"
 
 namespace nmt {
 
@@ -78,12 +79,6 @@ std::string smooth_name(BleuSmooth smooth) {
         case BleuSmooth::exp: return "exp";
     }
     return "";
-}
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
 }
 
 }  // namespace
@@ -208,7 +203,7 @@ BleuScore sentence_bleu(const std::string& hypothesis, const std::vector<std::st
 std::string bleu_signature(const BleuOptions& options, const std::string& nrefs) {
     std::string smooth = smooth_name(options.smooth);
     if (options.smooth == BleuSmooth::floor || options.smooth == BleuSmooth::add_k)
-        smooth += "[" + fixed(options.smooth_value.value_or(default_smooth_value(options.smooth)), 2) + "]";
+        smooth += "[" + fixed_decimals(options.smooth_value.value_or(default_smooth_value(options.smooth)), 2) + "]";
     return "nrefs:" + nrefs + "|case:" + (options.lowercase ? "lc" : "mixed") +
            "|eff:" + (options.effective_order ? "yes" : "no") +
            "|tok:" + tokenizer_signature(options.tokenizer) + "|smooth:" + smooth +
@@ -219,9 +214,9 @@ std::string bleu_verbose(const BleuScore& score) {
     std::string precisions;
     for (size_t n = 0; n < score.precisions.size(); ++n) {
         if (n) precisions += "/";
-        precisions += fixed(score.precisions[n], 1);
+        precisions += fixed_decimals(score.precisions[n], 1);
     }
-    return precisions + " (BP = " + fixed(score.bp, 3) + " ratio = " + fixed(score.ratio, 3) +
+    return precisions + " (BP = " + fixed_decimals(score.bp, 3) + " ratio = " + fixed_decimals(score.ratio, 3) +
            " hyp_len = " + std::to_string(score.sys_len) + " ref_len = " + std::to_string(score.ref_len) + ")";
 }
 

@@ -16,7 +16,7 @@ using CharNgrams = std::unordered_map<std::u32string_view, int64_t>;
 
 // sacreBLEU's chrF preprocessing: optional lowercasing, then (unless
 // whitespace is kept) every Python whitespace character removed.
-std::u32string preprocess(const std::string& line, const ChrfOptions& options) {
+std::u32string prepare_chrf_text(const std::string& line, const ChrfOptions& options) {
     std::u32string text = utf8_to_u32(line, "chrF input");
     if (options.lowercase) text = python_lower(text);
     if (options.whitespace) return text;
@@ -25,7 +25,7 @@ std::u32string preprocess(const std::string& line, const ChrfOptions& options) {
     return joined;
 }
 
-std::vector<CharNgrams> extract_ngrams(const std::u32string& text, int max_order) {
+std::vector<CharNgrams> extract_char_ngrams(const std::u32string& text, int max_order) {
     std::vector<CharNgrams> by_order(max_order);
     std::u32string_view view(text);
     for (int n = 1; n <= max_order; ++n)
@@ -57,14 +57,14 @@ ChrfStats match_statistics(const std::vector<CharNgrams>& hyp, const std::vector
 ChrfStats chrf_segment_stats(const std::string& hypothesis, const std::vector<std::string>& references,
                              const ChrfOptions& options) {
     if (options.char_order < 1) throw Error("chrF: character n-gram order must be at least 1");
-    std::u32string hyp_text = preprocess(hypothesis, options);
-    std::vector<CharNgrams> hyp = extract_ngrams(hyp_text, options.char_order);
+    std::u32string hyp_text = prepare_chrf_text(hypothesis, options);
+    std::vector<CharNgrams> hyp = extract_char_ngrams(hyp_text, options.char_order);
 
     ChrfStats best;
     double best_f = -1.0;
     for (const auto& reference : references) {
-        std::u32string ref_text = preprocess(reference, options);
-        ChrfStats stats = match_statistics(hyp, extract_ngrams(ref_text, options.char_order));
+        std::u32string ref_text = prepare_chrf_text(reference, options);
+        ChrfStats stats = match_statistics(hyp, extract_char_ngrams(ref_text, options.char_order));
         double f = chrf_from_stats(stats, options);
         if (f > best_f) {
             best_f = f;

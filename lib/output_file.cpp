@@ -26,11 +26,11 @@ std::string resolve_links(const std::string& path) {
     throw Error(path + ": too many levels of symbolic links");
 }
 
-namespace {
-
-[[noreturn]] void throw_write_error(const std::string& path, int error_number) {
+void throw_write_error(const std::string& path, int error_number) {
     throw Error(path + ": cannot write: " + std::strerror(error_number));
 }
+
+namespace {
 
 // Runs `write` on `fd`, then flushes (and with `sync`, fsyncs: devices and
 // pipes refuse it) and closes it, throwing on any error; closes it on error too.

@@ -27,6 +27,10 @@ std::string resolve_links(const std::string& path);
 // and no temporary file is left.
 void write_output_file(const std::string& path, const std::function<void(std::FILE*)>& write);
 
+// Throws nmt::Error "PATH: cannot write: strerror(error_number)", the one
+// wording of every failed write.
+[[noreturn]] void throw_write_error(const std::string& path, int error_number);
+
 // A file as a command's user named it, to say which options collide.
 struct NamedFile {
     std::string option;  // "-i", "--alignments", "stdin", "the input"

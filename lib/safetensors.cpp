@@ -231,10 +231,6 @@ std::string header_text(const std::string& path, const SafetensorsFile& file) {
     return text;
 }
 
-[[noreturn]] void throw_write_error(const std::string& path, int error_number) {
-    throw Error(path + ": cannot write: " + std::strerror(error_number));
-}
-
 void write_all(std::FILE* out, const void* data, size_t size, const std::string& path) {
     if (size && std::fwrite(data, 1, size, out) != size) throw_write_error(path, errno);
 }

@@ -16,6 +16,7 @@
 
 #include "corpus.h"
 #include "error.h"
+#include "number_text.h"
 #include "random.h"
 #include "validation.h"
 
@@ -27,12 +28,6 @@ using Clock = std::chrono::steady_clock;
 
 // Seeds the trainer's Random apart from init_model's stream for the same seed.
 constexpr uint64_t kDropoutSeedSalt = 0x6A09E667F3BCC909ull;
-
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 // A float option as the user typed it (0.1, not 0.10000000149011612).
 double tidy(float value) {
@@ -258,10 +253,10 @@ void TrainingRun::display(double lr) {
     const bool risk = state_.window_risk_sentences > 0;
     const double mean_risk = risk ? state_.window_risk / static_cast<double>(state_.window_risk_sentences) : 0;
     std::ostringstream line;
-    line << "step " << state_.step << " | epoch " << trained_epoch_ + 1 << " | loss " << fixed(loss, 4)
-         << " | ppl " << fixed(std::exp(nll), 2) << " | acc " << fixed(100 * accuracy, 1) << "% | "
-         << fixed(speed, 0) << " tok/s | lr " << scientific(lr) << " | gnorm " << fixed(grad_norm, 3) << " | ";
-    if (risk) line << "risk " << fixed(mean_risk, 4) << " | ";
+    line << "step " << state_.step << " | epoch " << trained_epoch_ + 1 << " | loss " << fixed_decimals(loss, 4)
+         << " | ppl " << fixed_decimals(std::exp(nll), 2) << " | acc " << fixed_decimals(100 * accuracy, 1) << "% | "
+         << fixed_decimals(speed, 0) << " tok/s | lr " << scientific(lr) << " | gnorm " << fixed_decimals(grad_norm, 3) << " | ";
+    if (risk) line << "risk " << fixed_decimals(mean_risk, 4) << " | ";
     line << format_duration(now);
     if (left >= 0) line << " (" << format_duration(left) << " left)";
     log_.line(line.str());
@@ -334,24 +329,24 @@ void TrainingRun::validate_and_save(bool scheduled) {
                              {"lr_scale", state_.lr_scale},
                              {"seconds", scores.seconds}};
     std::ostringstream line;
-    line << "validation at step " << state_.step << ": ce " << fixed(scores.ce, 4) << " (ppl "
-         << fixed(scores.ppl, 2) << ")";
+    line << "validation at step " << state_.step << ": ce " << fixed_decimals(scores.ce, 4) << " (ppl "
+         << fixed_decimals(scores.ppl, 2) << ")";
     if (scores.has_bleu) {
         record["bleu"] = scores.bleu.score;
         record["bleu_verbose"] = bleu_verbose(scores.bleu);
         record["bleu_signature"] = bleu_signature(BleuOptions{}, "1");
-        line << " | BLEU " << fixed(scores.bleu.score, 2) << " " << bleu_verbose(scores.bleu);
+        line << " | BLEU " << fixed_decimals(scores.bleu.score, 2) << " " << bleu_verbose(scores.bleu);
     }
     state_.history.push_back(record);
     if (improved) {
         save_output_model("best " + to_string(options_.metric) + " on validation");
         line << " | new best, saved " << options_.output;
     } else {
-        line << " | best " << fixed(state_.best_score, 4) << " at step " << state_.best_step << ", "
+        line << " | best " << fixed_decimals(state_.best_score, 4) << " at step " << state_.best_step << ", "
              << state_.stalled_validations << " without improvement";
-        if (cuts_on_plateau(options_.lr.decay)) line << ", lr x" << fixed(state_.lr_scale, 4);
+        if (cuts_on_plateau(options_.lr.decay)) line << ", lr x" << fixed_decimals(state_.lr_scale, 4);
     }
-    line << " | " << fixed(scores.seconds, 1) << " s";
+    line << " | " << fixed_decimals(scores.seconds, 1) << " s";
     log_.line(line.str());
     log_.record(record);
 }
@@ -444,7 +439,7 @@ TrainingOutcome TrainingRun::run() {
     line << "stopped (" << reason << ") at step " << state_.step << ", " << state_.position.epoch << " epochs done"
          << ", after " << format_duration(elapsed());
     if (state_.has_best)
-        line << "; best " << to_string(options_.metric) << " " << fixed(state_.best_score, 4) << " at step "
+        line << "; best " << to_string(options_.metric) << " " << fixed_decimals(state_.best_score, 4) << " at step "
              << state_.best_step;
     line << "; checkpoint " << options_.checkpoint_path();
     log_.line(line.str());

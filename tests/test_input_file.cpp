@@ -11,7 +11,7 @@
 
 namespace {
 
-std::string temp_file(const std::string& content) {
+std::string file_holding(const std::string& content) {
     char path[] = "/tmp/nmt_test_input_file_XXXXXX";
     const int fd = mkstemp(path);
     REQUIRE(fd >= 0);
@@ -35,7 +35,7 @@ TEST_CASE("input files: reading stops at the limit, even on a device that never 
                       "/dev/zero: larger than 1048576 bytes; not a config file?");
     CHECK_THROWS_WITH(nmt::read_text_lines("/dev/zero", nmt::LineLimit{4096}),
                       doctest::Contains("/dev/zero: line 1 is longer than 4096 bytes"));
-    const std::string path = temp_file("0123456789");
+    const std::string path = file_holding("0123456789");
     CHECK(nmt::read_small_file(path, 10, "x") == "0123456789");
     CHECK_THROWS_WITH(nmt::read_small_file(path, 9, "x"), doctest::Contains("larger than 9 bytes"));
     std::remove(path.c_str());
@@ -44,7 +44,7 @@ TEST_CASE("input files: reading stops at the limit, even on a device that never 
 TEST_CASE("input files: lines as read, and the digest of exactly the file's bytes") {
     for (const std::string content : {"a\nb\n", "a\nb", "a\n\nb\r\n", "", "\n"}) {
         CAPTURE(content);
-        const std::string path = temp_file(content);
+        const std::string path = file_holding(content);
         nmt::Sha256 digest;
         const auto lines = nmt::read_text_lines(path, {}, &digest);
         CHECK(digest.hex_digest() == nmt::sha256_hex(content));
@@ -58,7 +58,7 @@ TEST_CASE("input files: lines as read, and the digest of exactly the file's byte
 
 TEST_CASE("input files: the first lines alone are read, and nothing after them") {
     // The third line is past the line limit: reading it would be refused.
-    const std::string path = temp_file("one\ntwo\n" + std::string((1 << 20) + 10, 'x') + "\n");
+    const std::string path = file_holding("one\ntwo\n" + std::string((1 << 20) + 10, 'x') + "\n");
     CHECK(nmt::read_first_lines(path, 2) == std::vector<std::string>{"one", "two"});
     CHECK(nmt::read_first_lines(path, 1) == std::vector<std::string>{"one"});
     CHECK_THROWS_WITH(nmt::read_first_lines(path, 3), doctest::Contains("line 3 is longer than"));

@@ -12,14 +12,14 @@ using namespace nmt;
 
 namespace {
 
-std::string temp_file(const std::string& name) { return testing::temp_path("averaging", name).string(); }
+std::string averaging_path(const std::string& name) { return testing::temp_path("averaging", name).string(); }
 
 ModelConfig averaging_config() {
     return testing::small_config(CellType::GRU, CellType::LSTM, DecoderStyle::Conditional, AttentionType::Additive);
 }
 
 std::string saved_model(const std::string& name, const Model& model) {
-    const std::string path = temp_file(name);
+    const std::string path = averaging_path(name);
     save_model(path, model);
     return path;
 }
@@ -59,8 +59,8 @@ TEST_CASE("model averaging: a checkpoint gives its parameter average, or its raw
         for (float& v : t.values) v = 0.5f * v + 0.25f;
     const Adam adam(model, AdamOptions{});
     const TrainingState state = initial_training_state(4);
-    const std::string with_average = temp_file("with_average.checkpoint");
-    const std::string without_average = temp_file("without_average.checkpoint");
+    const std::string with_average = averaging_path("with_average.checkpoint");
+    const std::string without_average = averaging_path("without_average.checkpoint");
     save_checkpoint(with_average, model, adam, average, state);
     save_checkpoint(without_average, model, adam, ParameterAverage{}, state);
 
@@ -95,7 +95,7 @@ TEST_CASE("model averaging: refuses files that are not snapshots of one model, n
     message = testing::error_of([&] { average_model_files({first, other_vocabulary}); });
     CHECK(message.find(other_vocabulary + ": its vocabularies differ from " + first) != std::string::npos);
 
-    const std::string garbage = temp_file("garbage.nmt");
+    const std::string garbage = averaging_path("garbage.nmt");
     std::ofstream(garbage) << "not a model";
     message = testing::error_of([&] { average_model_files({first, garbage}); });
     CHECK(message.find(garbage + ": ") != std::string::npos);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_path(const std::string& name) { return testing::temp_path("model", name); }
+fs::path io_path(const std::string& name) { return testing::temp_path("model", name); }
 
 using testing::error_of;
 
@@ -39,7 +39,7 @@ TEST_CASE("model io: save and load round trip keeps configuration, weights and v
     model.provenance = {{"seed", 81}};
     model.decoding = {{"length_penalty", 1.25}, {"tuned_on", "val"}};
     for (DType storage : {DType::F32, DType::F16, DType::BF16}) {
-        const auto path = temp_path("model.nmt").string();
+        const auto path = io_path("model.nmt").string();
         save_model(path, model, storage);
         Model loaded = load_model(path);
         CHECK(to_json(loaded.config) == to_json(model.config));
@@ -62,7 +62,7 @@ TEST_CASE("model io: tied source embeddings keep one table, survive a round trip
     Model model = testing::random_model(config, 83);
     CHECK(!model.has("source.embeddings"));
     CHECK(&model.param(model.config.source_embeddings()) == &model.param("target.embeddings"));
-    const auto path = temp_path("tied.nmt").string();
+    const auto path = io_path("tied.nmt").string();
     save_model(path, model);
     Model loaded = load_model(path);
     CHECK(loaded.config.tied_source_embeddings);
@@ -109,7 +109,7 @@ TEST_CASE("model io: layer-normalised cells get gains that start at one, survive
             CHECK(model.param(name).shape == model.param(std::string(cell) + ".b").shape);
             for (float g : model.param(name).values) REQUIRE(g == 1.0f);
         }
-    const auto path = temp_path("layer_norm.nmt").string();
+    const auto path = io_path("layer_norm.nmt").string();
     save_model(path, model);
     Model loaded = load_model(path);
     CHECK(loaded.config.layer_norm);
@@ -135,7 +135,7 @@ TEST_CASE("model io: a lexical model keeps its projection through a round trip, 
     Model model = testing::random_model(config, 9);
     REQUIRE(model.has("decoder.lexical.W"));
     CHECK(model.param("decoder.lexical.W").shape == Shape{config.dim_emb, config.dim_emb});
-    const auto path = temp_path("lexical.nmt").string();
+    const auto path = io_path("lexical.nmt").string();
     save_model(path, model);
     Model loaded = load_model(path);
     CHECK(loaded.config.lexical_model);
@@ -153,7 +153,7 @@ TEST_CASE("model io: a lexical model keeps its projection through a round trip, 
 TEST_CASE("model io: a wrong shape, a missing tensor or a non-model file is refused with the file named") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 91);
-    const auto path = temp_path("broken.nmt").string();
+    const auto path = io_path("broken.nmt").string();
 
     Model wrong_shape = testing::random_model(model.config, 91);
     wrong_shape.parameters["decoder.init.W"] = Tensor({3, 3});
@@ -222,7 +222,7 @@ struct RawModel {
 TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or neighbours it disturbs") {
     auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
     config.tied_embeddings = config.tied_source_embeddings = true;
-    const auto path = temp_path("damaged.nmt").string();
+    const auto path = io_path("damaged.nmt").string();
     save_model(path, testing::random_model(config, 84));
     const RawModel saved(path);
 
@@ -270,12 +270,12 @@ TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or 
 TEST_CASE("model io: every truncation of a model file is refused, never crashes") {
     Model model = testing::random_model(
         testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 92);
-    const auto path = temp_path("whole.nmt").string();
+    const auto path = io_path("whole.nmt").string();
     save_model(path, model);
     const auto size = fs::file_size(path);
     std::ifstream in(path, std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    const auto cut = temp_path("cut.nmt").string();
+    const auto cut = io_path("cut.nmt").string();
     for (size_t length : {size_t(0), size_t(4), size_t(8), size_t(100), size / 2, size - 1}) {
         std::ofstream(cut, std::ios::binary).write(bytes.data(), length);
         CAPTURE(length);

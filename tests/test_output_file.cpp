@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_path(const std::string& name) { return testing::temp_path("output_file", name); }
+fs::path output_path(const std::string& name) { return testing::temp_path("output_file", name); }
 
 std::string read_text(const fs::path& path) {
     std::ifstream in(path);
@@ -35,7 +35,7 @@ void write_text(const fs::path& path, const std::string& text) {
 }  // namespace
 
 TEST_CASE("output file: a regular file is replaced whole, keeping its permissions, and no temporary file stays") {
-    const fs::path path = temp_path("plain.txt");
+    const fs::path path = output_path("plain.txt");
     write_text(path, "first");
     fs::permissions(path, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
     write_text(path, "second");
@@ -56,7 +56,7 @@ TEST_CASE("output file: a regular file is replaced whole, keeping its permission
 }
 
 TEST_CASE("output file: a symbolic link's target is replaced and the link kept") {
-    const fs::path target = temp_path("target.txt"), link = temp_path("link.txt"), chain = temp_path("chain.txt");
+    const fs::path target = output_path("target.txt"), link = output_path("link.txt"), chain = output_path("chain.txt");
     write_text(target, "old");
     fs::remove(link);
     fs::remove(chain);
@@ -68,7 +68,7 @@ TEST_CASE("output file: a symbolic link's target is replaced and the link kept")
     CHECK(read_text(target) == "new");
     CHECK(resolve_links(chain.string()) == target.string());
 
-    const fs::path dangling = temp_path("dangling.txt"), made = temp_path("made.txt");
+    const fs::path dangling = output_path("dangling.txt"), made = output_path("made.txt");
     fs::remove(dangling);
     fs::remove(made);
     fs::create_symlink(made, dangling);
@@ -76,7 +76,7 @@ TEST_CASE("output file: a symbolic link's target is replaced and the link kept")
     CHECK(fs::is_symlink(dangling));
     CHECK(read_text(made) == "made");
 
-    const fs::path loop = temp_path("loop.txt");
+    const fs::path loop = output_path("loop.txt");
     fs::remove(loop);
     fs::create_symlink(loop, loop);
     CHECK(error_of([&] { write_text(loop, "x"); }).find("too many levels of symbolic links") != std::string::npos);
@@ -85,7 +85,7 @@ TEST_CASE("output file: a symbolic link's target is replaced and the link kept")
 TEST_CASE("output file: a device is written in place, a full one fails, a directory is refused") {
     // Device nodes of our own (where we may make them), so that a broken
     // writer cannot replace the system's /dev/null.
-    const fs::path null = temp_path("null"), full = temp_path("full");
+    const fs::path null = output_path("null"), full = output_path("full");
     fs::remove(null);
     fs::remove(full);
     const bool made = ::mknod(null.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0 &&
@@ -98,14 +98,14 @@ TEST_CASE("output file: a device is written in place, a full one fails, a direct
     } else {
         MESSAGE("cannot make device nodes here: the device cases are skipped");
     }
-    const fs::path directory = temp_path("a-directory");
+    const fs::path directory = output_path("a-directory");
     fs::create_directories(directory);
     CHECK(error_of([&] { write_text(directory, "x"); }) == directory.string() + ": cannot write: it is a directory");
     CHECK(fs::is_directory(directory));
 }
 
 TEST_CASE("output file: an output that is an input, or another output, is refused naming both") {
-    const fs::path input = temp_path("input.txt"), hard = temp_path("hard.txt"), soft = temp_path("soft.txt");
+    const fs::path input = output_path("input.txt"), hard = output_path("hard.txt"), soft = output_path("soft.txt");
     write_text(input, "text");
     fs::remove(hard);
     fs::remove(soft);
@@ -116,12 +116,12 @@ TEST_CASE("output file: an output that is an input, or another output, is refuse
           "-o " + hard.string() + " is the same file as -i " + input.string() +
               ": writing it would destroy the input; write to another file");
     CHECK_FALSE(error_of([&] { refuse_shared_files({{"-o", soft.string()}}, {in}); }).empty());
-    CHECK(error_of([&] { refuse_shared_files({{"-o", temp_path("other.txt").string()}}, {in}); }).empty());
+    CHECK(error_of([&] { refuse_shared_files({{"-o", output_path("other.txt").string()}}, {in}); }).empty());
 
     // Names not taken yet are the same file when they lead to one place.
-    const std::string fresh = temp_path("fresh.txt").string();
+    const std::string fresh = output_path("fresh.txt").string();
     const std::string message = error_of([&] {
-        refuse_shared_files({{"-o", fresh}, {"--alignments", temp_path(".").string() + "/fresh.txt"}}, {});
+        refuse_shared_files({{"-o", fresh}, {"--alignments", output_path(".").string() + "/fresh.txt"}}, {});
     });
     CHECK(message.find(" are the same file: one would overwrite the other") != std::string::npos);
 
@@ -137,7 +137,7 @@ TEST_CASE("output file: an output that is an input, or another output, is refuse
 }
 
 TEST_CASE("run lock: only the lock file a lock created is removed") {
-    const std::string path = temp_path("removed.lock").string();
+    const std::string path = output_path("removed.lock").string();
     fs::remove(path);
     {
         RunLock lock(path, "x");

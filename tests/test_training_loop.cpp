@@ -26,9 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_path(const std::string& name) { return testing::temp_path("training", name); }
+fs::path training_path(const std::string& name) { return testing::temp_path("training", name); }
 
-void write_file(const fs::path& path, const std::string& text) {
+void write_corpus_file(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
 }
@@ -70,16 +70,16 @@ TEST_CASE("training loop: SHA-256 matches the FIPS 180-2 test vectors") {
     const std::string chunk(1000, 'a');
     for (int i = 0; i < 1000; ++i) million.update(chunk);
     CHECK(million.hex_digest() == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
-    const auto path = temp_path("abc.txt");
-    write_file(path, "abc");
+    const auto path = training_path("abc.txt");
+    write_corpus_file(path, "abc");
     CHECK(sha256_file(path.string()) == sha256_hex("abc"));
 }
 
 TEST_CASE("training loop: the corpus skips empty and long pairs, appends EOS and refuses misaligned files") {
     const Vocabulary vocab(testing::tiny_spm(40), "tiny");
-    const auto source = temp_path("c.src"), target = temp_path("c.tgt");
-    write_file(source, "the cat sat\r\n\r\na dog runs\nthe cat sat on the mat the cat sat on the mat\nbird\n");
-    write_file(target, "a dog runs\r\nthe mat\n   \nsings\nthe cat\n");
+    const auto source = training_path("c.src"), target = training_path("c.tgt");
+    write_corpus_file(source, "the cat sat\r\n\r\na dog runs\nthe cat sat on the mat the cat sat on the mat\nbird\n");
+    write_corpus_file(target, "a dog runs\r\nthe mat\n   \nsings\nthe cat\n");
     CorpusOptions options;
     options.max_length = 8;
     options.keep_text = true;
@@ -98,7 +98,7 @@ TEST_CASE("training loop: the corpus skips empty and long pairs, appends EOS and
     CHECK(corpus.target_text[0] == "a dog runs");  // '\r' gone
     CHECK(corpus.source_sha256 == sha256_file(source.string()));
 
-    write_file(target, "one\ntwo\n");
+    write_corpus_file(target, "one\ntwo\n");
     const std::string message = error_of([&] { read_corpus(source.string(), target.string(), vocab, vocab, {}); });
     CHECK(message.find(source.string()) != std::string::npos);
     CHECK(message.find(target.string()) != std::string::npos);
@@ -298,7 +298,7 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     ParameterAverage average(model);
     for (auto& [name, t] : average.values) t.values[0] = 1.0f / 7.0f;
 
-    const auto path = temp_path("run.checkpoint").string();
+    const auto path = training_path("run.checkpoint").string();
     save_checkpoint(path, model, adam, average, state);
     const Checkpoint loaded = load_checkpoint(path);
     CHECK(to_json(loaded.model.config) == to_json(model.config));
@@ -329,13 +329,13 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
 
     // Neither file type passes for the other.
     CHECK(error_of([&] { load_model(path); }).find("nmt-checkpoint") != std::string::npos);
-    const auto model_path = temp_path("plain.nmt").string();
+    const auto model_path = training_path("plain.nmt").string();
     save_model(model_path, model);
     CHECK(error_of([&] { load_checkpoint(model_path); }).find("not an nmt training checkpoint") != std::string::npos);
 }
 
 TEST_CASE("training loop: a run lock is exclusive while held and free once released") {
-    const std::string path = temp_path("run.lock").string();
+    const std::string path = training_path("run.lock").string();
     {
         const RunLock first(path, "the checkpoint x");
         const std::string message = error_of([&] { RunLock second(path, "the checkpoint x"); });
@@ -363,7 +363,7 @@ namespace {
 // A toy run's options: 60 lines of words and the same words reversed
 // (written once), validated on their first 8 lines.
 TrainerOptions toy_run_options() {
-    const auto source = temp_path("loop.src"), target = temp_path("loop.tgt");
+    const auto source = training_path("loop.src"), target = training_path("loop.tgt");
     if (!fs::exists(target)) {
         std::ofstream s(source), t(target);
         Random random(17);
@@ -409,7 +409,7 @@ TEST_CASE("training loop: validations without improvement cut the rate under the
         options.lr_decay_factor = 0.5;
         options.valid_every = 2;
         options.max_steps = 8;
-        options.output = temp_path("plateau-" + to_string(decay) + ".nmt").string();
+        options.output = training_path("plateau-" + to_string(decay) + ".nmt").string();
         Adam adam(model, options.adam);
         ParameterAverage average;
         TrainingState state = initial_training_state(options.seed);
@@ -445,9 +445,9 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
         ParameterAverage average;
         TrainingState state = initial_training_state(options.seed);
         TrainerOptions o = options;
-        o.output = temp_path(name + ".nmt").string();
+        o.output = training_path(name + ".nmt").string();
         o.max_steps = max_steps;
-        TrainingLog log("", temp_path(name + ".jsonl").string(), false, nullptr);
+        TrainingLog log("", training_path(name + ".jsonl").string(), false, nullptr);
         const TrainingOutcome outcome = train(model, adam, average, state, o, log);
         CHECK(outcome.steps == max_steps);
         CHECK(outcome.stop_reason == "max-steps");
@@ -460,7 +460,7 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     CHECK(checkpoint.state.step == 5);
     TrainerOptions second_half = first_half;
     second_half.max_steps = 10;
-    TrainingLog log("", temp_path("halves.jsonl").string(), true, nullptr);
+    TrainingLog log("", training_path("halves.jsonl").string(), true, nullptr);
     const TrainingOutcome outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, second_half, log);
     CHECK(outcome.steps == 10);
 
@@ -492,7 +492,7 @@ TEST_CASE("training loop: an interrupted and resumed run ends with the same para
     latest.valid_source.clear();
     latest.valid_target.clear();
     latest.max_steps = 3;
-    latest.output = temp_path("latest.nmt").string();
+    latest.output = training_path("latest.nmt").string();
     TrainingLog quiet("", "", false, nullptr);
     train(model, adam, average, state, latest, quiet);
     const Model saved = load_model(latest.output);
