@@ -76,8 +76,8 @@ int64_t real_words(const std::vector<WordSpan>& words) {
 
 // The backward model's links turned round, when both models cut the pair into
 // the same words; else nothing (and a warning).
-std::optional<Links> backward_links(const TranslationResult& forward, const TranslationResult& backward, int64_t line,
-                     const AlignStreamOptions& options) {
+std::optional<Links> backward_links(const TranslationResult& forward, const TranslationResult& backward,
+                                    int64_t line, const AlignStreamOptions& options) {
     if (forward.hypotheses.empty() || backward.hypotheses.empty()) return Links{};
     const auto source_words = group_words(forward.source_pieces);
     const auto target_words = group_words(forward.hypotheses.front().target_pieces);
