@@ -66,37 +66,42 @@ StatisticalAligner::StatisticalAligner(StatisticalAlignerOptions options)
     if (options_.iterations < 1) throw Error("the aligner needs at least one EM iteration");
 }
 
-StatisticalAligner::Sentence StatisticalAligner::source_ids(const std::string& text) {
-    Sentence ids;
+namespace {
+
+// A word's id, added to the vocabulary when new; ids count from first_id.
+std::vector<int> ids_adding(std::unordered_map<std::string, int>& vocab, const std::string& text, int first_id) {
+    std::vector<int> ids;
     for (const auto& word : words_of(text))
-        ids.push_back(source_vocab_.emplace(word, static_cast<int>(source_vocab_.size()) + 1).first->second);
+        ids.push_back(vocab.emplace(word, static_cast<int>(vocab.size()) + first_id).first->second);
     return ids;
+}
+
+// Words never seen in training get -1, past the tables: t falls back to its floor.
+std::vector<int> ids_known(const std::unordered_map<std::string, int>& vocab, const std::string& text) {
+    std::vector<int> ids;
+    for (const auto& word : words_of(text)) {
+        auto it = vocab.find(word);
+        ids.push_back(it == vocab.end() ? -1 : it->second);
+    }
+    return ids;
+}
+
+}  // namespace
+
+StatisticalAligner::Sentence StatisticalAligner::source_ids(const std::string& text) {
+    return ids_adding(source_vocab_, text, 1);  // id 0 is NULL
 }
 
 StatisticalAligner::Sentence StatisticalAligner::target_ids(const std::string& text) {
-    Sentence ids;
-    for (const auto& word : words_of(text))
-        ids.push_back(target_vocab_.emplace(word, static_cast<int>(target_vocab_.size())).first->second);
-    return ids;
+    return ids_adding(target_vocab_, text, 0);
 }
 
-// Words never seen in training get ids past the tables: t falls back to its floor.
 StatisticalAligner::Sentence StatisticalAligner::known_source_ids(const std::string& text) const {
-    Sentence ids;
-    for (const auto& word : words_of(text)) {
-        auto it = source_vocab_.find(word);
-        ids.push_back(it == source_vocab_.end() ? -1 : it->second);
-    }
-    return ids;
+    return ids_known(source_vocab_, text);
 }
 
 StatisticalAligner::Sentence StatisticalAligner::known_target_ids(const std::string& text) const {
-    Sentence ids;
-    for (const auto& word : words_of(text)) {
-        auto it = target_vocab_.find(word);
-        ids.push_back(it == target_vocab_.end() ? -1 : it->second);
-    }
-    return ids;
+    return ids_known(target_vocab_, text);
 }
 
 double StatisticalAligner::translation(int source, int target) const {
