@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
 #include <pthread.h>
 #include <filesystem>
 #include <fstream>
@@ -24,6 +25,9 @@
 #include "run_lock.h"
 #include "sha256.h"
 #include "trainer.h"
+#ifdef NMT_MPI
+#include "mpi/mpi_communicator.h"
+#endif
 
 namespace nmt::app {
 
@@ -68,6 +72,8 @@ struct TrainCommand {
     std::vector<float> sentencepiece_alphas;
     int threads = 0;
     bool resume = false, overwrite = false, quiet = false;
+    bool mpi = false;          // train across the ranks mpirun started (implied when it started several)
+    double mpi_timeout = 300;  // seconds a rank waits for the others before giving up
 };
 
 // The command as typed, for provenance (Linux; elsewhere just the subcommand).
@@ -205,18 +211,21 @@ void check_output_files(const TrainCommand& c) {
     refuse_shared_files(outputs, inputs);
 }
 
-void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>& log_slot) {
+// Returns whether the run was interrupted. `leader`: this process writes the
+// files (alone, or rank 0 of several); the other ranks check nothing about
+// the outputs and log nothing, and only train.
+bool train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>& log_slot, bool leader) {
     const TrainerOptions& o = c.trainer;
     const std::string checkpoint_path = o.checkpoint_path();
     const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
-    if (have_checkpoint && !c.resume && !c.overwrite)
+    if (leader && have_checkpoint && !c.resume && !c.overwrite)
         throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
     const bool resuming = c.resume && have_checkpoint;
     // A trained model is hours of work: a new run replaces it only when asked to.
-    if (!resuming && !c.overwrite && std::filesystem::exists(o.output))
+    if (leader && !resuming && !c.overwrite && std::filesystem::exists(o.output))
         throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
-    const std::string log_file = log_path(c);
-    TrainingLog& log = log_slot.emplace(log_file, json_log_path(c), resuming, c.quiet ? nullptr : &std::cerr);
+    TrainingLog& log = leader ? log_slot.emplace(log_path(c), json_log_path(c), resuming, c.quiet ? nullptr : &std::cerr)
+                              : log_slot.emplace("", "", resuming, nullptr);
     if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
     set_threads(c.threads);
 
@@ -226,8 +235,10 @@ void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>
         warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
         warn_if_pretrained_differs(c, checkpoint.model.provenance, log);
         // Before "resumed" is added: a model saved again is the one the run saved.
-        const std::string restored = restore_output_model(checkpoint, o);
-        if (!restored.empty()) log.line(restored);
+        if (leader) {
+            const std::string restored = restore_output_model(checkpoint, o);
+            if (!restored.empty()) log.line(restored);
+        }
         auto& resumed = checkpoint.model.provenance["resumed"];
         if (!resumed.is_array()) resumed = nlohmann::json::array();
         resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
@@ -239,11 +250,51 @@ void train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>
         TrainingState state = initial_training_state(o.seed);
         outcome = train(model, adam, average, state, o, log);
     }
-    if (outcome.stop_reason == "interrupted") throw Error("interrupted; continue with --resume");
+    return outcome.stop_reason == "interrupted";
+}
+
+void run_leader(TrainCommand& c, CLI::App& command);
+
+// Rank 0 does what a process alone does: locks, logs, writes. The other ranks
+// only train; an error on any rank ends them all (the others would wait for it).
+#ifdef NMT_MPI
+void run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
+    c.trainer.ranks = &ranks;
+    try {
+        if (ranks.rank() == 0) {
+            run_leader(c, command);
+        } else {
+            std::optional<TrainingLog> log;
+            train_locked(c, command, log, false);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "nmt: error: rank " << ranks.rank() << " of " << ranks.size() << ": " << e.what() << std::endl;
+        ranks.abort(1);
+    }
+}
+#endif
+
+// Joins the ranks when mpirun started several (or --mpi asks), then trains.
+void run_training(TrainCommand& c, CLI::App& command) {
+#ifdef NMT_MPI
+    if (c.mpi || MpiCommunicator::launched_by_mpirun()) {
+        MpiCommunicator ranks(c.mpi_timeout);
+        if (ranks.size() > 1) return run_ranks(c, command, ranks);
+    }
+    run_leader(c, command);
+#else
+    if (c.mpi)
+        throw Error("--mpi: this nmt was built without MPI; build it with cmake -DNMT_MPI=ON (README, \"Training on "
+                    "several machines\")");
+    if (std::getenv("OMPI_COMM_WORLD_SIZE") && std::atoi(std::getenv("OMPI_COMM_WORLD_SIZE")) > 1)
+        throw Error("started by mpirun with several ranks, but this nmt was built without MPI: each rank would train "
+                    "alone and overwrite the others' files; build it with cmake -DNMT_MPI=ON");
+    run_leader(c, command);
+#endif
 }
 
 void run(TrainCommand& c, CLI::App& command) {
-    watch_stop_signals();  // first, before anything starts a thread
+    watch_stop_signals();  // first, before anything starts a thread (MPI's included)
     TrainerOptions& o = c.trainer;
     if (!c.config.empty()) {
         c.config_file = read_config_file(c.config);
@@ -262,13 +313,18 @@ void run(TrainCommand& c, CLI::App& command) {
     if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
     o.stop_requested = &g_stop_requested;
     check_output_files(c);
+    run_training(c, command);
+}
+
+void run_leader(TrainCommand& c, CLI::App& command) {
+    const TrainerOptions& o = c.trainer;
     const std::string checkpoint_path = o.checkpoint_path();
     RunLock checkpoint_lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
     std::optional<RunLock> model_lock;
     std::optional<TrainingLog> log;
     try {
         model_lock.emplace(resolve_links(o.output) + ".lock", "the model " + o.output);
-        train_locked(c, command, log);
+        if (train_locked(c, command, log, true)) throw Error("interrupted; continue with --resume");
     } catch (...) {
         // A run that fails before its first step leaves nothing behind: its
         // logs are not opened yet, and the lock files it created go too.
@@ -440,6 +496,14 @@ void add_train_command(CLI::App& app) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     schedule->add_option("--max-time", c->max_time, "Stop after this much training time: 3600, 90s, 30m, 2h");
+    auto* ranks = cmd->add_option_group("Training on several processes (mpirun -np N nmt train ...; an MPI build)");
+    ranks->add_flag("--mpi", c->mpi,
+                    "Train across the ranks mpirun started: each trains on its slice of every batch, rank 0 "
+                    "validates and writes the files (implied when mpirun starts more than one)");
+    ranks->add_option("--mpi-timeout", c->mpi_timeout,
+                      "Seconds a rank waits for the others in a step before it ends the job (0: forever)")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
     schedule->add_option("--max-steps", o.max_steps, "Stop after this many updates (0: no limit)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();

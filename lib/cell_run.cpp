@@ -37,12 +37,10 @@ void CellRun::reset(int64_t steps, int64_t rows) {
     }
 }
 
-void CellRun::drop_recurrent(float p, Random& random) {
+void CellRun::drop_recurrent(float p, const DropoutMasks& masks, uint64_t site) {
     recurrent_dropout_ = p > 0.0f;
     if (!recurrent_dropout_) return;
-    const float keep = 1.0f / (1.0f - p);
-    recurrent_mask_.resize({N_, H_});
-    for (int64_t i = 0; i < recurrent_mask_.size(); ++i) recurrent_mask_[i] = random.uniform() < p ? 0.0f : keep;
+    masks.per_sentence(recurrent_mask_, N_, H_, p, site);
     h_recurrent_.resize({T_ * N_, H_});
     d_recurrent_.resize({N_, H_});
 }

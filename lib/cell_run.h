@@ -5,7 +5,7 @@
 // conventions and the layer-normalised form, see rnn_cell.h).
 #pragma once
 #include "model_config.h"
-#include "random.h"
+#include "dropout_masks.h"
 #include "rnn_cell.h"
 #include "tensor.h"
 
@@ -32,7 +32,7 @@ public:
     // recurrent products see it, loses the same units at every step (kept
     // ones scaled by 1/(1−p)). Call after reset, before the steps; draws
     // nothing when p is 0.
-    void drop_recurrent(float p, Random& random);
+    void drop_recurrent(float p, const DropoutMasks& masks, uint64_t site);
 
     int64_t input_size() const { return I_; }
     int64_t hidden_size() const { return H_; }

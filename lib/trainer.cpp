@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "corpus.h"
+#include "distributed_training.h"
 #include "error.h"
 #include "number_text.h"
 #include "random.h"
@@ -92,6 +93,11 @@ private:
     double session_seconds() const { return std::chrono::duration<double>(Clock::now() - session_start_).count(); }
     double elapsed() const { return earlier_sessions_ + session_seconds(); }  // over all runs, for --max-time
     double remaining() const;
+    bool distributed() const { return options_.ranks && options_.ranks->size() > 1; }
+    bool leader() const { return !distributed() || options_.ranks->rank() == 0; }  // validates and writes files
+    BatchLoss sum_over_ranks(const BatchLoss& loss, Gradients& gradients);
+    std::string agree_on_stop(const std::string& mine);
+    void start_ranks_alike();
 
     Model& model_;
     Adam& adam_;
@@ -102,6 +108,8 @@ private:
 
     std::optional<Corpus> train_;
     std::unique_ptr<TrainingGraph> graph_;  // buffers reused from batch to batch
+    std::vector<float> sum_buffer_;         // the gradients, flat, while they are summed over ranks
+    double window_sum_seconds_ = 0;         // of the display window, in sum_over_ranks
     int64_t trained_epoch_ = 0;             // 0-based epoch of the batch trained last
     std::optional<Corpus> valid_;
     std::optional<Validator> validator_;
@@ -209,7 +217,11 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     trained_epoch_ = epoch;
     TrainingBatch batch = batches.next();
     clear(gradients);
-    const BatchLoss loss = graph_->forward_backward(batch, options_.graph, random, gradients);
+    if (distributed()) batch = batch_slice(batch, options_.ranks->rank(), options_.ranks->size());
+    BatchLoss loss;
+    if (!batch.sources.empty()) loss = graph_->forward_backward(batch, options_.graph, random, gradients);
+    else random.next();  // the draw the graph makes, so that this rank's Random stays in step with the others'
+    if (distributed()) loss = sum_over_ranks(loss, gradients);
     if (options_.risk.candidates > 0) {
         // The candidates' weighted gradients add to the references' (TrainingGraph accumulates).
         const RiskCandidates risk = risk_candidates(model_, batch, options_.risk);
@@ -239,6 +251,50 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     state_.window_grad_norm += norm;
     ++state_.window_steps;
     state_.tokens_seen += loss.tokens;
+}
+
+BatchLoss TrainingRun::sum_over_ranks(const BatchLoss& loss, Gradients& gradients) {
+    const Clock::time_point start = Clock::now();
+    sum_gradients(*options_.ranks, gradients, sum_buffer_, state_.step + 1);
+    double sums[4] = {loss.loss, loss.nll, static_cast<double>(loss.tokens), static_cast<double>(loss.correct)};
+    options_.ranks->sum(sums, 4, "the loss sum of step " + std::to_string(state_.step + 1));
+    BatchLoss total;
+    total.loss = sums[0];
+    total.nll = sums[1];
+    total.tokens = static_cast<int64_t>(sums[2]);
+    total.correct = static_cast<int64_t>(sums[3]);
+    window_sum_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
+    return total;
+}
+
+// Rank 0 decides when to stop (its clock is the run's clock for --max-time);
+// an interrupt on any rank stops them all after the same step.
+std::string TrainingRun::agree_on_stop(const std::string& mine) {
+    if (!distributed()) return mine;
+    static const char* const kReasons[] = {"", "interrupted", "max-steps", "max-epochs", "early-stop", "max-time"};
+    double code = 0;
+    for (int i = 0; i < 6; ++i)
+        if (mine == kReasons[i]) code = i;
+    double votes[2] = {leader() ? code : 0.0, mine == "interrupted" ? 1.0 : 0.0};
+    options_.ranks->sum(votes, 2, "the decision whether to stop after step " + std::to_string(state_.step));
+    if (votes[0] != 0) return kReasons[static_cast<int>(votes[0])];
+    return votes[1] != 0 ? "interrupted" : "";
+}
+
+// Refuses ranks started differently, then gives every rank rank 0's weights
+// and optimiser state, so that all begin from the same bits.
+void TrainingRun::start_ranks_alike() {
+    std::ostringstream fingerprint;
+    fingerprint << options_.to_json().dump() << '\n' << state_.run.dump() << "\nstep " << state_.step << "\nepoch "
+                << state_.position.epoch << " batch " << state_.position.batch << "\naverage "
+                << (average_.empty() ? "no" : "yes") << "\nadam " << adam_.first_moments.size() << '\n';
+    for (const auto& [name, tensor] : model_.parameters) {
+        fingerprint << name;
+        for (int64_t extent : tensor.shape) fingerprint << ' ' << extent;
+        fingerprint << '\n';
+    }
+    check_same_run(*options_.ranks, fingerprint.str());
+    broadcast_training_state(*options_.ranks, model_, adam_, average_);
 }
 
 void TrainingRun::display(double lr) {
@@ -277,6 +333,11 @@ void TrainingRun::display(double lr) {
                              {"elapsed_seconds", now}};
     if (left >= 0) record["remaining_seconds"] = left;
     if (risk) record["risk"] = mean_risk;  // the candidates' expected 1 − sentence BLEU
+    // Across ranks: the share of the window spent in the sums (the transfer,
+    // plus waiting for the slowest rank), which is what the ranks lose to
+    // being several: tools/bench_ranks.sh reports it.
+    if (distributed()) record["sum_seconds"] = window_sum_seconds_;
+    window_sum_seconds_ = 0;
     log_.record(record);
     state_.window_loss = state_.window_nll = state_.window_grad_norm = 0;
     state_.window_tokens = state_.window_correct = state_.window_steps = 0;
@@ -292,7 +353,21 @@ void TrainingRun::save_output_model(const std::string& why) {
 
 void TrainingRun::validate_and_keep_best(bool scheduled) {
     const double started = elapsed();
-    validate_and_save(scheduled);
+    if (leader()) validate_and_save(scheduled);
+    if (distributed()) {
+        // What validation decided, which every rank's schedule depends on.
+        double outcome[6] = {state_.has_best ? 1.0 : 0.0, state_.best_score, state_.best_ce,
+                             static_cast<double>(state_.best_step), static_cast<double>(state_.stalled_validations),
+                             state_.lr_scale};
+        options_.ranks->broadcast_after_rank0_work(outcome, sizeof outcome, "rank 0's validation");
+        state_.has_best = outcome[0] != 0.0;
+        state_.best_score = outcome[1];
+        state_.best_ce = outcome[2];
+        state_.best_step = static_cast<int64_t>(outcome[3]);
+        state_.stalled_validations = static_cast<int64_t>(outcome[4]);
+        state_.lr_scale = outcome[5];
+        last_validated_ = state_.step;
+    }
     window_start_ += elapsed() - started;  // tokens/s counts training time only
 }
 
@@ -352,6 +427,7 @@ void TrainingRun::validate_and_save(bool scheduled) {
 }
 
 void TrainingRun::save_checkpoint_now(const Random& random) {
+    if (!leader()) return;
     const uint64_t* words = random.state();
     for (int i = 0; i < 4; ++i) state_.random_state[i] = words[i];
     state_.elapsed_seconds = elapsed();
@@ -397,6 +473,8 @@ TrainingOutcome TrainingRun::run() {
         average_ = ParameterAverage(model_);
     }
 
+    if (distributed()) start_ranks_alike();
+
     nlohmann::json start = {{"type", resumed ? "resume" : "start"},
                             {"step", state_.step},
                             {"epoch", state_.position.epoch + 1},
@@ -405,14 +483,16 @@ TrainingOutcome TrainingRun::run() {
                             {"training_pairs", train_->pairs.size()},
                             {"options", options_.to_json()},
                             {"data", state_.run}};
+    if (distributed()) start["ranks"] = options_.ranks->size();
     log_.begin();
     log_.record(start);
     log_.line(std::string(resumed ? "resuming at step " + std::to_string(state_.step) : "starting") + ": " +
               std::to_string(model_.parameter_count()) + " parameters, " +
               std::to_string(batches.batches_in_epoch()) + " batches per epoch of at most " +
-              std::to_string(options_.batch_tokens) + " target tokens");
+              std::to_string(options_.batch_tokens) + " target tokens" +
+              (distributed() ? ", shared by " + std::to_string(options_.ranks->size()) + " ranks" : ""));
 
-    std::string reason = stop_reason(0);
+    std::string reason = agree_on_stop(stop_reason(0));
     while (reason.empty()) {
         step(batches, gradients, random);
         state_.position = batches.position();
@@ -420,7 +500,7 @@ TrainingOutcome TrainingRun::run() {
             display(options_.lr.rate(state_.step, state_.lr_scale));
         if (options_.valid_every > 0 && state_.step % options_.valid_every == 0) validate_and_keep_best(true);
         if (options_.save_every > 0 && state_.step % options_.save_every == 0) save_checkpoint_now(random);
-        reason = stop_reason(consecutive_skips_);
+        reason = agree_on_stop(stop_reason(consecutive_skips_));
     }
     if (session_steps_ > 0) {
         save_checkpoint_now(random);
@@ -612,6 +692,8 @@ TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, Train
         throw Error("give --train-source and --train-target");
     if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
         throw Error("--valid-metric bleu needs --valid-beam of at least 1");
+    if (options.ranks && options.ranks->size() > 1 && options.risk.candidates > 0)
+        throw Error("minimum risk training runs in one process only, not across ranks");
     adam.set_options(options.adam);
     return TrainingRun(model, adam, average, state, options, log).run();
 }

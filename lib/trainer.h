@@ -21,6 +21,7 @@
 #include "adam.h"
 #include "batching.h"
 #include "checkpoint.h"
+#include "communicator.h"
 #include "minimum_risk.h"
 #include "model.h"
 #include "parameter_average.h"
@@ -71,6 +72,10 @@ struct TrainerOptions {
     int64_t max_epochs = 0;  // 0: no limit
 
     const std::atomic<bool>* stop_requested = nullptr;  // set by a signal handler: save and stop after the current step
+    // Data-parallel training across processes (distributed_training.h): each
+    // rank trains on its slice of every batch; rank 0 alone validates and
+    // writes the model, checkpoint and logs. Null: this process alone.
+    Communicator* ranks = nullptr;
 
     std::string checkpoint_path() const { return checkpoint.empty() ? output + ".checkpoint" : checkpoint; }
     nlohmann::json to_json() const;  // every option, for provenance and the log

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cell_run.h"
+#include "dropout_masks.h"
 #include "error.h"
 #include "fast_math.h"
 #include "gemm.h"
@@ -29,39 +30,6 @@ void clear(Gradients& gradients) {
 }
 
 namespace {
-
-// Inverted dropout: kept values are scaled by 1/(1−p) so inference needs no change.
-void dropout(float* x, int64_t n, float p, Random& random, Tensor& mask) {
-    mask.resize({n});
-    if (p <= 0.0f) {
-        mask.fill(1.0f);
-        return;
-    }
-    const float keep = 1.0f / (1.0f - p);
-    for (int64_t i = 0; i < n; ++i) {
-        mask[i] = random.uniform() < p ? 0.0f : keep;
-        x[i] *= mask[i];
-    }
-}
-
-// Word dropout over a time-major [T, N, E] embedding block whose mask `dropout`
-// has just drawn: each real position (t < lengths[n]) loses its whole vector
-// with probability p, the kept ones are scaled by 1/(1−p). Folded into the
-// mask, so the backward pass needs nothing more. Draws nothing when p is 0, so
-// runs without word dropout keep their random stream.
-void drop_words(float* x, Tensor& mask, int64_t N, int64_t E, const std::vector<int64_t>& lengths, float p,
-                Random& random) {
-    if (p <= 0.0f) return;
-    const float keep = 1.0f / (1.0f - p);
-    for (int64_t n = 0; n < N; ++n)
-        for (int64_t t = 0; t < lengths[n]; ++t) {
-            const float scale = random.uniform() < p ? 0.0f : keep;
-            for (int64_t k = 0, i = (t * N + n) * E; k < E; ++k, ++i) {
-                x[i] *= scale;
-                mask[i] *= scale;
-            }
-        }
-}
 
 void multiply(float* x, const Tensor& mask) {
     for (int64_t i = 0; i < mask.size(); ++i) x[i] *= mask[i];
@@ -99,7 +67,8 @@ public:
     BatchLoss run(const TrainingBatch& batch, const TrainingOptions& options, Random& random, Gradients* gradients) {
         batch_ = &batch;
         opt_ = options;
-        random_ = &random;
+        // One draw per pass; every mask then follows from it and the sentence (dropout_masks.h).
+        masks_ = DropoutMasks(random.next(), batch.first_sentence);
         g_ = gradients;
         N_ = batch.sources.size();
         if (!batch.weights.empty() && batch.weights.size() != batch.sources.size())
@@ -141,12 +110,13 @@ private:
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
-        dropout(source_embedded_.data(), source_embedded_.size(), opt_.dropout_embeddings, *random_, source_mask_);
-        drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, *random_);
+        masks_.apply(source_embedded_.data(), source_mask_, T_, N_, E, src_len_, true, opt_.dropout_embeddings,
+                     kSourceEmbeddings);
+        masks_.drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, kSourceWords);
         forward_->reset(T_, N_);
         backward_->reset(T_, N_);
-        forward_->drop_recurrent(opt_.dropout_rnn, *random_);
-        backward_->drop_recurrent(opt_.dropout_rnn, *random_);
+        forward_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 0);
+        backward_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1);
         std::memcpy(forward_->input(0), source_embedded_.data(), source_embedded_.size() * sizeof(float));
         std::memset(backward_->input(0), 0, source_embedded_.size() * sizeof(float));
         for (int64_t n = 0; n < N_; ++n)
@@ -166,7 +136,7 @@ private:
         for (int l = 1; l < c_.encoder_depth; ++l) {
             CellRun& u = *upper_[l - 1];
             u.reset(T_, N_);
-            u.drop_recurrent(opt_.dropout_rnn, *random_);
+            u.drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1 + l);
             std::memcpy(u.input(0), layer.data(), layer.size() * sizeof(float));
             u.forward_all();
             for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (l >= 2 ? layer[i] : 0.0f);
@@ -175,7 +145,7 @@ private:
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(states_.data() + (n * T_ + t) * C, layer.data() + (t * N_ + n) * C, C * sizeof(float));
-        dropout(states_.data(), states_.size(), opt_.dropout_hidden, *random_, states_mask_);
+        masks_.apply(states_.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
 
         mean_.zero({N_, C});
         for (int64_t n = 0; n < N_; ++n)
@@ -326,13 +296,14 @@ private:
                 const int previous = t == 0 ? bos : batch_->targets[n][t - 1];
                 std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
             }
-        dropout(target_embedded_.data(), target_embedded_.size(), opt_.dropout_embeddings, *random_, target_mask_);
-        drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, *random_);
+        masks_.apply(target_embedded_.data(), target_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_embeddings,
+                     kTargetEmbeddings);
+        masks_.drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, kTargetWords);
         decoder_->reset(Ty_, N_);
-        decoder_->drop_recurrent(opt_.dropout_rnn, *random_);
+        decoder_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 2 + c_.encoder_depth);
         if (conditional) {
             decoder2_->reset(Ty_, N_);
-            decoder2_->drop_recurrent(opt_.dropout_rnn, *random_);
+            decoder2_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 3 + c_.encoder_depth);
         }
         CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
         const int64_t I = decoder_->input_size();
@@ -404,7 +375,7 @@ private:
         if (c_.lexical_model)  // o_t += ℓ_t W_ℓ
             gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, p("decoder.lexical.W").data(), E, 1.0f,
                  output_dropped_.data(), E);
-        dropout(output_dropped_.data(), output_dropped_.size(), opt_.dropout_hidden, *random_, output_mask_);
+        masks_.apply(output_dropped_.data(), output_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_hidden, kDeepOutput);
     }
 
     BatchLoss loss_and_output_gradient() {
@@ -677,7 +648,7 @@ private:
     const ModelConfig& c_;
     const TrainingBatch* batch_ = nullptr;
     TrainingOptions opt_;
-    Random* random_ = nullptr;
+    DropoutMasks masks_;
     Gradients* g_ = nullptr;
     int64_t N_ = 0, T_ = 0, Ty_ = 0;
     std::vector<int64_t> src_len_, tgt_len_;

@@ -23,6 +23,10 @@ struct TrainingBatch {
     // empty means 1 for all. Minimum risk training (minimum_risk.h) weights
     // its candidate translations this way, some negatively.
     std::vector<float> weights;
+    // The index of sources[0] in the batch this is a slice of (data-parallel
+    // training): dropout masks follow from it, so the slices of a batch draw
+    // the masks the whole batch would (dropout_masks.h).
+    int64_t first_sentence = 0;
     int64_t target_tokens() const;
     float weight(size_t sentence) const { return weights.empty() ? 1.0f : weights[sentence]; }
 };
@@ -72,7 +76,8 @@ private:
 
 // One-shot forms of the above (tests, small jobs).
 // Accumulates d(loss)/d(parameter) into `gradients` (the loss summed over
-// tokens, not averaged: the caller scales). `random` draws the dropout masks.
+// tokens, not averaged: the caller scales). One number drawn from `random`
+// seeds the dropout masks, which then depend on each sentence, not its slice.
 BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
                            Random& random, Gradients& gradients);
 

@@ -162,8 +162,7 @@ TEST_CASE("cell run: recurrent dropout drops the same units of the state at ever
         auto run_with = [&](float p, Tensor& dU, std::vector<float>& last_state) {
             CellRun run(type, weights);
             run.reset(T, 1);
-            Random masks(4);
-            run.drop_recurrent(p, masks);
+            run.drop_recurrent(p, DropoutMasks(4), kRecurrentSites);
             Random inputs(8);
             for (int64_t t = 0; t < T; ++t)
                 for (int64_t k = 0; k < I; ++k) run.input(t)[k] = inputs.uniform() - 0.5f;

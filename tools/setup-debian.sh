@@ -9,8 +9,13 @@ $SUDO apt-get install -y --no-install-recommends \
     ca-certificates g++ make cmake pkg-config \
     libdnnl-dev libcli11-dev libsentencepiece-dev nlohmann-json3-dev doctest-dev \
     python3 >/dev/null
-# `setup-debian.sh fuzz` adds clang and its libFuzzer runtime (tests/fuzz/).
-if [ "${1:-}" = fuzz ]; then
-    $SUDO apt-get install -y --no-install-recommends clang libclang-rt-dev >/dev/null
-fi
+# Extras, by name: `fuzz` adds clang and its libFuzzer runtime (tests/fuzz/);
+# `mpi` adds Open MPI, for data-parallel training (cmake -DNMT_MPI=ON).
+for extra in "$@"; do
+    case $extra in
+        fuzz) $SUDO apt-get install -y --no-install-recommends clang libclang-rt-dev >/dev/null ;;
+        mpi) $SUDO apt-get install -y --no-install-recommends libopenmpi-dev openmpi-bin >/dev/null ;;
+        *) echo "$0: unknown extra '$extra' (fuzz, mpi)" >&2; exit 2 ;;
+    esac
+done
 echo "nmt build dependencies installed"

@@ -29,9 +29,23 @@ run_one() {
     mkdir -p "$corpus"
     # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: memory
     # that grows past 2 GB on a few kilobytes of input is a finding too.
-    "$build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$build/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" \
-        >"$build/$target.log" 2>&1
+    # The subshell's `times` gives the CPU time the fuzzer really had: on a
+    # shared machine that, not the wall time, is what the figures mean.
+    (
+        status=0
+        "$build/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$build/crashes/$target-" "$corpus" "tests/fuzz/corpus/$target" \
+            >"$build/$target.log" 2>&1 || status=$?
+        times >"$build/$target.cpu"  # two lines: the shell, then its children
+        exit $status
+    )
+}
+
+# Seconds of CPU (user + system) from the last line of `times` ("61m2.5s 0m1.2s").
+cpu_seconds() {
+    awk 'END { total = 0
+           for (i = 1; i <= NF; i++) { split($i, part, "m"); sub("s", "", part[2]); total += part[1] * 60 + part[2] }
+           printf "%.0f", total }' "$1" 2>/dev/null || echo "?"
 }
 
 failed=()
@@ -48,7 +62,7 @@ for target in "${targets[@]}"; do
     if wait "${pid_of[$target]}"; then status=ok; else status=FAILED; failed+=("$target"); fi
     runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$target.log" | grep -o '[0-9]*$' || echo "?")
     cov=$(grep -o 'cov: [0-9]*' "$build/$target.log" | tail -1 | grep -o '[0-9]*' || echo "?")
-    echo "fuzz_$target: $status, $runs executions in ${seconds} s, coverage $cov edges"
+    echo "fuzz_$target: $status, $runs executions in ${seconds} s ($(cpu_seconds "$build/$target.cpu") s of CPU), coverage $cov edges"
 done
 if ((${#failed[@]})); then
     for target in "${failed[@]}"; do
