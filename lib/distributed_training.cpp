@@ -7,11 +7,26 @@
 
 namespace nmt {
 
+// Boundary k falls where the running count of source and target pieces
+// comes nearest to k/ranks of the batch's: a batch is cut from length-sorted
+// pairs, so equal numbers of sentences would give the last rank the longest
+// ones and make the others wait for it every step.
 TrainingBatch batch_slice(const TrainingBatch& batch, int rank, int ranks) {
-    const int64_t n = static_cast<int64_t>(batch.sources.size());
-    const int64_t begin = n * rank / ranks, end = n * (rank + 1) / ranks;
+    const size_t n = batch.sources.size();
+    std::vector<int64_t> running(n + 1, 0);  // ×ranks, so that targets are whole numbers
+    for (size_t i = 0; i < n; ++i)
+        running[i + 1] = running[i] + ranks * static_cast<int64_t>(batch.sources[i].size() + batch.targets[i].size());
+    size_t begin = 0, end = 0;
+    for (int k = 1; k <= rank + 1; ++k) {
+        const int64_t target = running[n] / ranks * k;
+        size_t i = end;
+        while (i < n && running[i] < target) ++i;
+        if (i > end && target - running[i - 1] < running[i] - target) --i;
+        begin = end;
+        end = k == ranks ? n : i;
+    }
     TrainingBatch slice;
-    slice.first_sentence = batch.first_sentence + begin;
+    slice.first_sentence = batch.first_sentence + static_cast<int64_t>(begin);
     slice.sources.assign(batch.sources.begin() + begin, batch.sources.begin() + end);
     slice.targets.assign(batch.targets.begin() + begin, batch.targets.begin() + end);
     if (!batch.weights.empty()) slice.weights.assign(batch.weights.begin() + begin, batch.weights.begin() + end);

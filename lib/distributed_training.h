@@ -17,8 +17,10 @@
 
 namespace nmt {
 
-// Rank `rank` of `ranks`'s share of `batch`: sentences [n·rank/ranks, n·(rank+1)/ranks),
-// with first_sentence set. Empty when the batch has fewer sentences than ranks.
+// Rank `rank` of `ranks`'s share of `batch`: a contiguous run of its
+// sentences holding about 1/ranks of its source and target pieces, with
+// first_sentence set. The slices of all ranks cover the batch in order; some
+// are empty when the batch has fewer sentences than ranks.
 TrainingBatch batch_slice(const TrainingBatch& batch, int rank, int ranks);
 
 // Sums every gradient over the ranks as one flat buffer (parameters in name

@@ -109,7 +109,8 @@ private:
     std::optional<Corpus> train_;
     std::unique_ptr<TrainingGraph> graph_;  // buffers reused from batch to batch
     std::vector<float> sum_buffer_;         // the gradients, flat, while they are summed over ranks
-    double window_sum_seconds_ = 0;         // of the display window, in sum_over_ranks
+    // Of the display window, in sum_over_ranks: waiting for the slowest rank, and summing the gradients.
+    double window_wait_seconds_ = 0, window_sum_seconds_ = 0;
     int64_t trained_epoch_ = 0;             // 0-based epoch of the batch trained last
     std::optional<Corpus> valid_;
     std::optional<Validator> validator_;
@@ -253,17 +254,23 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     state_.tokens_seen += loss.tokens;
 }
 
+// The small sum of the losses goes first: it ends when the slowest rank has
+// finished its slice, so that the gradient sum after it times the transfer
+// alone, which overlapping it with the backward pass could hide; the wait
+// for the slowest rank it could not.
 BatchLoss TrainingRun::sum_over_ranks(const BatchLoss& loss, Gradients& gradients) {
     const Clock::time_point start = Clock::now();
-    sum_gradients(*options_.ranks, gradients, sum_buffer_, state_.step + 1);
     double sums[4] = {loss.loss, loss.nll, static_cast<double>(loss.tokens), static_cast<double>(loss.correct)};
     options_.ranks->sum(sums, 4, "the loss sum of step " + std::to_string(state_.step + 1));
+    const Clock::time_point all_done = Clock::now();
+    sum_gradients(*options_.ranks, gradients, sum_buffer_, state_.step + 1);
+    window_wait_seconds_ += std::chrono::duration<double>(all_done - start).count();
+    window_sum_seconds_ += std::chrono::duration<double>(Clock::now() - all_done).count();
     BatchLoss total;
     total.loss = sums[0];
     total.nll = sums[1];
     total.tokens = static_cast<int64_t>(sums[2]);
     total.correct = static_cast<int64_t>(sums[3]);
-    window_sum_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
     return total;
 }
 
@@ -333,11 +340,12 @@ void TrainingRun::display(double lr) {
                              {"elapsed_seconds", now}};
     if (left >= 0) record["remaining_seconds"] = left;
     if (risk) record["risk"] = mean_risk;  // the candidates' expected 1 − sentence BLEU
-    // Across ranks: the share of the window spent in the sums (the transfer,
-    // plus waiting for the slowest rank), which is what the ranks lose to
-    // being several: tools/bench_ranks.sh reports it.
-    if (distributed()) record["sum_seconds"] = window_sum_seconds_;
-    window_sum_seconds_ = 0;
+    // Across ranks, what being several costs (tools/bench_ranks.sh reports it).
+    if (distributed()) {
+        record["wait_seconds"] = window_wait_seconds_;
+        record["sum_seconds"] = window_sum_seconds_;
+    }
+    window_wait_seconds_ = window_sum_seconds_ = 0;
     log_.record(record);
     state_.window_loss = state_.window_nll = state_.window_grad_norm = 0;
     state_.window_tokens = state_.window_correct = state_.window_steps = 0;

@@ -44,7 +44,16 @@ TEST_CASE("distributed training: a batch's slices cover it in order, one per ran
         }
         CHECK(next == batch.sources.size());
     }
-    CHECK(batch_slice(batch, 0, 7).sources.empty());  // more ranks than sentences: some train on nothing
+    int empty = 0;
+    for (int r = 0; r < 7; ++r) empty += batch_slice(batch, r, 7).sources.empty();
+    CHECK(empty == 2);  // more ranks than sentences: some train on nothing
+    // Slices hold about equal numbers of pieces, not of sentences: one long
+    // pair gets a rank to itself.
+    TrainingBatch skewed;
+    skewed.sources = {{1, 2}, {1, 2}, {1, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+    skewed.targets = {{1, 2}, {1, 2}, {1, 2}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}};
+    CHECK(batch_slice(skewed, 0, 2).sources.size() == 3);
+    CHECK(batch_slice(skewed, 1, 2).sources.size() == 1);
 }
 
 TEST_CASE("distributed training: the slices' losses and gradients, every dropout on, sum to the whole batch's") {

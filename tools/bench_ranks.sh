@@ -3,9 +3,10 @@
 # the caption recipe's model (embeddings 256, GRU 2x256, conditional decoder
 # 512, 8,000 joint pieces) on Multi30k en→fr for STEPS updates with 1, 2, …
 # ranks of one thread each, the same total batch, and prints target tokens/s
-# (after the first window, which pays for start-up) and the share of the time
-# the ranks spend in the gradient sums (transfer plus waiting for the slowest
-# rank). Run it with nothing else on the machine.
+# (after the first window, which pays for start-up), and rank 0's share of the
+# time spent waiting for the slowest rank to finish its slice and summing the
+# gradients (the transfer, which overlapping it with the backward pass could
+# hide). Run it with nothing else on the machine.
 #
 # Usage: tools/bench_ranks.sh [NMT_BINARY] [DATA_DIR] [RANKS...]
 #   defaults: build-mpi/nmt, ../shared/data, 1 2. STEPS (default 60),
@@ -22,7 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_WAIT_POLICY=passive
 
-printf '| ranks | target tokens/s | speed-up | in the sums |\n|---|---|---|---|\n'
+printf '| ranks | target tokens/s | speed-up | waiting for the slowest rank | summing gradients |\n|---|---|---|---|---|\n'
 for n in "${counts[@]}"; do
     # shellcheck disable=SC2086
     mpirun --oversubscribe -np "$n" ${MPIRUN_FLAGS:-} "$nmt" train --mpi \
@@ -37,11 +38,12 @@ import json, os, sys
 windows = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "progress"][1:]
 tokens = sum(r["tokens"] for r in windows)
 seconds = sum(r["tokens"] / r["tokens_per_second"] for r in windows)
+waiting = sum(r.get("wait_seconds", 0) for r in windows)
 summing = sum(r.get("sum_seconds", 0) for r in windows)
 speed = tokens / seconds
 if not os.path.exists(sys.argv[3]):
     open(sys.argv[3], "w").write(str(speed))
 base = float(open(sys.argv[3]).read())
-print(f"| {sys.argv[2]} | {speed:,.0f} | {speed / base:.2f}x | {100 * summing / seconds:.0f}% |")
+print(f"| {sys.argv[2]} | {speed:,.0f} | {speed / base:.2f}x | {100 * waiting / seconds:.1f}% | {100 * summing / seconds:.1f}% |")
 PY
 done
