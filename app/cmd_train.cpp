@@ -253,20 +253,18 @@ bool train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>
     return outcome.stop_reason == "interrupted";
 }
 
-void run_leader(TrainCommand& c, CLI::App& command);
+bool run_leader(TrainCommand& c, CLI::App& command);
 
 // Rank 0 does what a process alone does: locks, logs, writes. The other ranks
 // only train; an error on any rank ends them all (the others would wait for it).
 #ifdef NMT_MPI
-void run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
+bool run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
     c.trainer.ranks = &ranks;
     try {
-        if (ranks.rank() == 0) {
-            run_leader(c, command);
-        } else {
-            std::optional<TrainingLog> log;
-            train_locked(c, command, log, false);
-        }
+        if (ranks.rank() == 0) return run_leader(c, command);
+        std::optional<TrainingLog> log;
+        train_locked(c, command, log, false);
+        return false;  // rank 0 alone reports an interrupt
     } catch (const std::exception& e) {
         std::cerr << "nmt: error: rank " << ranks.rank() << " of " << ranks.size() << ": " << e.what() << std::endl;
         ranks.abort(1);
@@ -277,20 +275,24 @@ void run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
 // Joins the ranks when mpirun started several (or --mpi asks), then trains.
 void run_training(TrainCommand& c, CLI::App& command) {
 #ifdef NMT_MPI
+    bool interrupted = false;
     if (c.mpi || MpiCommunicator::launched_by_mpirun()) {
         MpiCommunicator ranks(c.mpi_timeout);
-        if (ranks.size() > 1) return run_ranks(c, command, ranks);
+        interrupted = ranks.size() > 1 ? run_ranks(c, command, ranks) : run_leader(c, command);
+    } else {
+        interrupted = run_leader(c, command);
     }
-    run_leader(c, command);
 #else
     if (c.mpi)
         throw Error("--mpi: this nmt was built without MPI; build it with cmake -DNMT_MPI=ON (README, \"Training on "
-                    "several machines\")");
+                    "several processes and machines\")");
     if (std::getenv("OMPI_COMM_WORLD_SIZE") && std::atoi(std::getenv("OMPI_COMM_WORLD_SIZE")) > 1)
         throw Error("started by mpirun with several ranks, but this nmt was built without MPI: each rank would train "
                     "alone and overwrite the others' files; build it with cmake -DNMT_MPI=ON");
-    run_leader(c, command);
+    const bool interrupted = run_leader(c, command);
 #endif
+    // After the ranks have finished together (no abort: every rank stopped at the same step).
+    if (interrupted) throw Error("interrupted; continue with --resume");
 }
 
 void run(TrainCommand& c, CLI::App& command) {
@@ -316,7 +318,8 @@ void run(TrainCommand& c, CLI::App& command) {
     run_training(c, command);
 }
 
-void run_leader(TrainCommand& c, CLI::App& command) {
+// Returns whether the run was interrupted.
+bool run_leader(TrainCommand& c, CLI::App& command) {
     const TrainerOptions& o = c.trainer;
     const std::string checkpoint_path = o.checkpoint_path();
     RunLock checkpoint_lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
@@ -324,7 +327,7 @@ void run_leader(TrainCommand& c, CLI::App& command) {
     std::optional<TrainingLog> log;
     try {
         model_lock.emplace(resolve_links(o.output) + ".lock", "the model " + o.output);
-        if (train_locked(c, command, log, true)) throw Error("interrupted; continue with --resume");
+        return train_locked(c, command, log, true);
     } catch (...) {
         // A run that fails before its first step leaves nothing behind: its
         // logs are not opened yet, and the lock files it created go too.
