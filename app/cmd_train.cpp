@@ -206,6 +206,7 @@ void check_output_files(const TrainCommand& c) {
                                        {"--source-vocab", c.vocab.source},
                                        {"--target-vocab", c.vocab.target},
                                        {"--pretrained-model", c.pretrained_model},
+                                       {"--guided-alignment", o.guided_alignment},
                                        {"--config", c.config}})
         if (!path.empty()) inputs.push_back({option, path});
     refuse_shared_files(outputs, inputs);
@@ -456,6 +457,19 @@ void add_train_command(CLI::App& app) {
                           "Variational dropout on every cell's previous state as its recurrent products see it "
                           "(the same units at every step of a sentence)")
         ->check(CLI::Range(0.0, 0.99))
+        ->capture_default_str();
+
+    auto* guided = cmd->add_option_group("Guided alignment",
+                                         "Pulls the attention towards given word alignments, so that it aligns "
+                                         "(Marian's --guided-alignment, cost ce)");
+    guided->add_option("--guided-alignment", o.guided_alignment,
+                       "Word alignments of the training pairs, Pharaoh 'i-j' over whitespace-separated words, one "
+                       "line per pair (nmt align --statistical writes them)")
+        ->check(CLI::ExistingFile);
+    o.graph.guided_alignment_weight = 0.1f;  // Marian's default; nothing happens without --guided-alignment
+    guided->add_option("--guided-alignment-weight", o.graph.guided_alignment_weight,
+                       "Weight of the attention's cross-entropy against the alignments, per target piece")
+        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
 
     auto* risk = cmd->add_option_group("Minimum risk training",

@@ -91,7 +91,12 @@ TrainingBatch make_batch(const std::vector<SentencePair>& pairs, const std::vect
     for (int64_t i : indices) {
         batch.sources.push_back(pairs[i].source);
         batch.targets.push_back(pairs[i].target);
+        if (!pairs[i].alignment.empty()) {
+            batch.alignments.resize(batch.sources.size());
+            batch.alignments.back() = pairs[i].alignment;
+        }
     }
+    if (!batch.alignments.empty()) batch.alignments.resize(batch.sources.size());
     return batch;
 }
 

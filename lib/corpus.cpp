@@ -28,6 +28,33 @@ TextFile read_lines(const std::string& path) {
 
 bool blank(const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; }
 
+// Whitespace-separated words, as the aligners count them.
+int count_words(const std::string& line) {
+    std::istringstream in(line);
+    std::string word;
+    int words = 0;
+    while (in >> word) ++words;
+    return words;
+}
+
+// Line i's links, checked against the words of its cleaned sentence pair.
+Links read_alignment(const std::string& path, int64_t line_number, const std::string& line, const std::string& source,
+                     const std::string& target) {
+    Links links;
+    try {
+        links = parse_pharaoh(line);
+    } catch (const Error& e) {
+        throw Error(path + " line " + std::to_string(line_number) + ": " + e.what());
+    }
+    const int source_words = count_words(source), target_words = count_words(target);
+    for (const auto& [i, j] : links)
+        if (i >= source_words || j >= target_words)
+            throw Error(path + " line " + std::to_string(line_number) + ": the link " + std::to_string(i) + "-" +
+                        std::to_string(j) + " is past the end of the pair (" + std::to_string(source_words) +
+                        " source words, " + std::to_string(target_words) + " target words)");
+    return links;
+}
+
 // The `n` best segmentations of `text` that have at most `max_length` pieces
 // (0: any length). The best one, which read_corpus has already checked
 // against max_length, is always among them.
@@ -85,6 +112,16 @@ Corpus read_corpus(const std::string& source_path, const std::string& target_pat
     corpus.source_sha256 = source.sha256;
     corpus.target_sha256 = target.sha256;
     corpus.lines = static_cast<int64_t>(source.lines.size());
+    TextFile alignment;
+    if (!options.alignment_path.empty()) {
+        alignment = read_lines(options.alignment_path);
+        if (alignment.lines.size() != source.lines.size())
+            throw Error(options.alignment_path + " has " + std::to_string(alignment.lines.size()) +
+                        " lines but the corpus has " + std::to_string(source.lines.size()) +
+                        ": give one line of word alignments per sentence pair");
+        corpus.alignment_path = options.alignment_path;
+        corpus.alignment_sha256 = alignment.sha256;
+    }
 
     const int64_t n = corpus.lines;
     std::vector<SentencePair> encoded(n);
@@ -129,6 +166,9 @@ Corpus read_corpus(const std::string& source_path, const std::string& target_pat
         pair.source.push_back(source_vocab.eos_id());
         pair.target.push_back(target_vocab.eos_id());
         pair.line = i + 1;
+        if (!alignment.lines.empty())
+            pair.alignment = read_alignment(options.alignment_path, i + 1, alignment.lines[i], source.lines[i],
+                                            target.lines[i]);
         corpus.pairs.push_back(std::move(pair));
         if (sampling) {
             corpus.source_choices.push_back(std::move(source_choices[i]));

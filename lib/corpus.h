@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vocabulary.h"
+#include "word_alignment.h"
 
 namespace nmt {
 
@@ -13,7 +14,12 @@ struct SentencePair {
     std::vector<int> source;  // piece ids ending with EOS
     std::vector<int> target;  // piece ids ending with EOS (no BOS)
     int64_t line = 0;         // 1-based line number in the files
-    bool operator==(const SentencePair& o) const { return source == o.source && target == o.target && line == o.line; }
+    // Given word alignment (guided alignment training): links between the
+    // whitespace-separated words of the two lines; empty when none was given.
+    Links alignment;
+    bool operator==(const SentencePair& o) const {
+        return source == o.source && target == o.target && line == o.line && alignment == o.alignment;
+    }
 };
 
 // Other ways to cut one side of a pair into pieces, for subword sampling
@@ -35,11 +41,15 @@ struct CorpusOptions {
     // Above 1: also keep each side's this many best segmentations (those
     // longer than max_length left out) in Corpus::source_choices/target_choices.
     int segmentations = 0;
+    // Pharaoh word alignments ("0-0 1-2"), one line per line pair (from
+    // `nmt align --statistical`, for example); empty: none.
+    std::string alignment_path;
 };
 
 struct Corpus {
     std::string source_path, target_path;
     std::string source_sha256, target_sha256;  // of the files' bytes, for provenance
+    std::string alignment_path, alignment_sha256;  // when CorpusOptions::alignment_path was given
     std::vector<SentencePair> pairs;
     std::vector<std::string> source_text, target_text;  // parallel to pairs when keep_text
     std::vector<SegmentationChoices> source_choices, target_choices;  // parallel to pairs when segmentations > 1
@@ -56,7 +66,9 @@ struct Corpus {
 
 // Reads both files completely. Throws nmt::Error naming the file when it
 // cannot be read, and naming both files and their line counts when the
-// counts differ (the sides would be misaligned from some line on).
+// counts differ (the sides would be misaligned from some line on); with an
+// alignment file, also when its line count differs, or a line is not Pharaoh
+// text or links a word past the end of its sentence (naming file and line).
 Corpus read_corpus(const std::string& source_path, const std::string& target_path, const Vocabulary& source_vocab,
                    const Vocabulary& target_vocab, const CorpusOptions& options);
 

@@ -30,6 +30,8 @@ TrainingBatch batch_slice(const TrainingBatch& batch, int rank, int ranks) {
     slice.sources.assign(batch.sources.begin() + begin, batch.sources.begin() + end);
     slice.targets.assign(batch.targets.begin() + begin, batch.targets.begin() + end);
     if (!batch.weights.empty()) slice.weights.assign(batch.weights.begin() + begin, batch.weights.begin() + end);
+    if (!batch.alignments.empty())
+        slice.alignments.assign(batch.alignments.begin() + begin, batch.alignments.begin() + end);
     return slice;
 }
 

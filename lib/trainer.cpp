@@ -126,6 +126,7 @@ void TrainingRun::load_data() {
     CorpusOptions train_options;
     train_options.max_length = options_.max_length;
     if (options_.subword_sampling.enabled()) train_options.segmentations = options_.subword_sampling.nbest;
+    train_options.alignment_path = options_.guided_alignment;
     train_.emplace(read_corpus(options_.train_source, options_.train_target, model_.source_vocab,
                                model_.target_vocab, train_options));
     log_.line("training data: " + train_->summary());
@@ -159,6 +160,10 @@ void TrainingRun::load_data() {
         {"valid_metric", to_string(options_.metric)}};
     // Only when set, so that runs without it record the same provenance as before it existed.
     if (options_.subword_sampling.enabled()) data["subword_sampling"] = subword_sampling_json();
+    if (!options_.guided_alignment.empty()) {
+        data["guided_alignment"] = options_.guided_alignment;
+        data["guided_alignment_sha256"] = train_->alignment_sha256;
+    }
     if (valid_) {
         data["valid_source"] = options_.valid_source;
         data["valid_source_sha256"] = valid_->source_sha256;
@@ -180,7 +185,7 @@ void TrainingRun::check_resume(const nlohmann::json& now) {
         return run.is_object() && run.contains(key) ? run.at(key) : nlohmann::json();
     };
     for (const char* key : {"train_source_sha256", "train_target_sha256", "seed", "batch_tokens", "maxi_batch",
-                            "max_length", "subword_sampling"})
+                            "max_length", "subword_sampling", "guided_alignment_sha256"})
         if (field(old, key) != field(now, key))
             log_.line(std::string("warning: ") + key + " differs from the checkpoint's run (" +
                       field(old, key).dump() + " then, " + field(now, key).dump() +
@@ -589,6 +594,10 @@ nlohmann::json TrainerOptions::to_json() const {
             {"max_epochs", max_epochs}};
     // Only when set, so that runs without it record the same provenance as before it existed.
     if (graph.dropout_rnn > 0) j["dropout_rnn"] = tidy(graph.dropout_rnn);
+    if (!guided_alignment.empty()) {
+        j["guided_alignment"] = guided_alignment;
+        j["guided_alignment_weight"] = tidy(graph.guided_alignment_weight);
+    }
     if (risk.candidates > 0)
         j["minimum_risk"] = {{"candidates", risk.candidates},
                              {"risk_weight", tidy(risk.risk_weight)},

@@ -39,6 +39,9 @@ struct TrainerOptions {
     std::string train_source, train_target;
     std::string valid_source, valid_target;  // optional; without them -o gets the latest model
     int max_length = 100;                    // training pairs with longer sides are skipped
+    // Word alignments of the training pairs (Pharaoh, one line per pair), which
+    // graph.guided_alignment_weight pulls the attention towards; empty: none.
+    std::string guided_alignment;
 
     std::string output;      // the best model by the validation metric
     std::string checkpoint;  // the training state (default OUTPUT.checkpoint)

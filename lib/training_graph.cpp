@@ -1,5 +1,6 @@
 #include "training_graph.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -74,6 +75,9 @@ public:
         if (!batch.weights.empty() && batch.weights.size() != batch.sources.size())
             throw Error("training batch: " + std::to_string(batch.weights.size()) + " sentence weights for " +
                         std::to_string(batch.sources.size()) + " sentences");
+        if (!batch.alignments.empty() && batch.alignments.size() != batch.sources.size())
+            throw Error("training batch: " + std::to_string(batch.alignments.size()) + " alignments for " +
+                        std::to_string(batch.sources.size()) + " sentences");
         T_ = Ty_ = 0;
         src_len_.clear();
         tgt_len_.clear();
@@ -83,9 +87,12 @@ public:
             T_ = std::max<int64_t>(T_, src_len_.back());
             Ty_ = std::max<int64_t>(Ty_, tgt_len_.back());
         }
+        guided_ = opt_.guided_alignment_weight > 0 && !batch.alignments.empty();
+        if (guided_) build_alignment_targets();
         encode();
         decode();
         BatchLoss loss = loss_and_output_gradient();
+        if (guided_) loss.loss += guided_alignment_loss();
         if (!g_) return loss;
         decoder_backward();
         encoder_backward();
@@ -93,6 +100,64 @@ public:
     }
 
 private:
+    // ---- guided alignment --------------------------------------------------
+    // Each piece's word: pieces that begin with SentencePiece's "▁" start a
+    // word (the whitespace-separated words the alignments count), the rest
+    // continue the one before; EOS gets none (-1).
+    std::vector<int> piece_words(const std::vector<int>& ids, const Vocabulary& vocab,
+                                 std::vector<signed char>& starts_word) {
+        if (starts_word.empty()) {
+            starts_word.resize(vocab.size());
+            for (int id = 0; id < vocab.size(); ++id) starts_word[id] = vocab.piece(id).rfind("\xE2\x96\x81", 0) == 0;
+        }
+        std::vector<int> words(ids.size(), -1);
+        int word = -1;
+        for (size_t k = 0; k + 1 < ids.size(); ++k) {
+            if (starts_word[ids[k]] || word < 0) ++word;
+            words[k] = word;
+        }
+        return words;
+    }
+
+    // alignment_targets_ [Ty, N, T] (time-major rows, as weights_): row
+    // (t, n) spreads 1 over the source pieces of the words linked to target
+    // piece t's word, target EOS onto source EOS; all 0 where t's word has no link.
+    void build_alignment_targets() {
+        alignment_targets_.zero({Ty_ * N_, T_});
+        for (int64_t n = 0; n < N_; ++n) {
+            const std::vector<int> source_words = piece_words(batch_->sources[n], m_.source_vocab, source_word_start_);
+            const std::vector<int> target_words = piece_words(batch_->targets[n], m_.target_vocab, target_word_start_);
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                float* row = alignment_targets_.row(t * N_ + n);
+                if (t + 1 == tgt_len_[n]) row[src_len_[n] - 1] = 1.0f;
+                for (const auto& [i, j] : batch_->alignments[n]) {
+                    if (j != target_words[t]) continue;
+                    for (int64_t k = 0; k < src_len_[n]; ++k)
+                        if (source_words[k] == i) row[k] = 1.0f;
+                }
+                float total = 0;
+                for (int64_t k = 0; k < src_len_[n]; ++k) total += row[k];
+                if (total > 0)
+                    for (int64_t k = 0; k < src_len_[n]; ++k) row[k] /= total;
+            }
+        }
+    }
+
+    // weight × Σ −A_tj log α_tj over the batch (sentence weights included).
+    double guided_alignment_loss() const {
+        double total = 0;
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                const float* target = alignment_targets_.row(t * N_ + n);
+                const float* alpha = weights_.row(t * N_ + n);
+                double row = 0;
+                for (int64_t j = 0; j < src_len_[n]; ++j)
+                    if (target[j] > 0) row -= target[j] * std::log(std::max(alpha[j], 1e-30f));
+                total += batch_->weight(n) * row;
+            }
+        return opt_.guided_alignment_weight * total;
+    }
+
     Tensor& grad(const std::string& name) { return g_->at(name); }
     CellGradients cell_gradients(const std::string& prefix) {
         const bool ln = m_.has(prefix + ".ln_x");
@@ -253,6 +318,13 @@ private:
                 dot_sum += alpha[j] * s;
             }
             for (int64_t j = 0; j < len; ++j) de[j] = alpha[j] * (dalpha[j] - dot_sum);
+            if (guided_) {  // d(−w Σ_j A_j log α_j)/d(score_j) = w (α_j Σ_k A_k − A_j)
+                const float* target = alignment_targets_.row(r);
+                const float w = opt_.guided_alignment_weight * batch_->weight(n);
+                float mass = 0;
+                for (int64_t j = 0; j < len; ++j) mass += target[j];
+                for (int64_t j = 0; j < len; ++j) de[j] += w * (alpha[j] * mass - target[j]);
+            }
             float* dk = dkeys_.data() + n * T_ * K;
             float* dq_row = dqp + n * Q;
             if (additive) {
@@ -649,6 +721,9 @@ private:
     const TrainingBatch* batch_ = nullptr;
     TrainingOptions opt_;
     DropoutMasks masks_;
+    bool guided_ = false;                                      // this batch trains attention to given alignments
+    Tensor alignment_targets_;                                 // [Ty·N, T]: the A_t of guided_alignment_loss
+    std::vector<signed char> source_word_start_, target_word_start_;  // by piece id, filled when first needed
     Gradients* g_ = nullptr;
     int64_t N_ = 0, T_ = 0, Ty_ = 0;
     std::vector<int64_t> src_len_, tgt_len_;

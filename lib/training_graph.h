@@ -13,6 +13,7 @@
 
 #include "model.h"
 #include "random.h"
+#include "word_alignment.h"
 
 namespace nmt {
 
@@ -27,6 +28,9 @@ struct TrainingBatch {
     // training): dropout masks follow from it, so the slices of a batch draw
     // the masks the whole batch would (dropout_masks.h).
     int64_t first_sentence = 0;
+    // Given word alignments of each sentence (guided alignment), or empty:
+    // links between words, which the graph maps onto their pieces.
+    std::vector<Links> alignments;
     int64_t target_tokens() const;
     float weight(size_t sentence) const { return weights.empty() ? 1.0f : weights[sentence]; }
 };
@@ -43,6 +47,13 @@ struct TrainingOptions {
     // Variational recurrent dropout in every encoder and decoder cell
     // (Gal & Ghahramani 2016; Marian's --dropout-rnn): see CellRun::drop_recurrent.
     float dropout_rnn = 0.0f;
+    // Guided alignment (Marian's --guided-alignment with cost ce; Chen et al.
+    // 2016): adds weight × Σ_t −Σ_j A_tj log α_tj to the loss, where α_t is
+    // the attention of the step that emits target piece t and A_t spreads 1
+    // evenly over the source pieces of the words the batch's alignments link
+    // to t's word (target EOS to source EOS; pieces of unlinked words get no
+    // such term).
+    float guided_alignment_weight = 0.0f;
 };
 
 struct BatchLoss {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "adam.h"
 #include "cell_run.h"
 #include "decoder.h"
 #include "error.h"
@@ -313,4 +314,77 @@ TEST_CASE("training graph: sentence weights scale each sentence's loss and gradi
     batch.weights = {1.0f};
     CHECK_THROWS_WITH_AS(forward_backward(model, batch, options, random, weighted),
                          "training batch: 1 sentence weights for 3 sentences", Error);
+}
+
+namespace {
+
+// The guided-alignment term alone: the loss with it minus the loss without.
+double guided_term(const Model& model, const TrainingBatch& batch, float weight) {
+    TrainingOptions options;
+    options.dropout_embeddings = options.dropout_hidden = 0.0f;
+    Gradients g = zero_gradients(model);
+    Random r1(1), r2(1);
+    const double plain = forward_backward(model, batch, options, r1, g).loss;
+    options.guided_alignment_weight = weight;
+    return forward_backward(model, batch, options, r2, g).loss - plain;
+}
+
+}  // namespace
+
+TEST_CASE("training graph: guided alignment's gradient equals finite differences, for every attention and decoder") {
+    for (DecoderStyle style : {DecoderStyle::Bahdanau, DecoderStyle::Luong, DecoderStyle::Conditional})
+        for (AttentionType attention :
+             {AttentionType::Additive, AttentionType::Dot, AttentionType::General, AttentionType::ScaledDot}) {
+            ModelConfig config = testing::small_config(CellType::GRU, CellType::LSTM, style, attention);
+            config.lexical_model = style != DecoderStyle::Luong;  // the lexical model reads α too
+            CAPTURE(testing::describe(config));
+            Model model = half_weight_model(config, 151);
+            TrainingBatch batch = tiny_batch(model);
+            batch.alignments = {{{0, 0}, {1, 1}, {0, 1}}, {{0, 0}, {0, 2}, {1, 3}}, {}};
+            TrainingOptions options;
+            options.dropout_embeddings = 0.2f;  // with dropout, as training runs it
+            options.dropout_hidden = 0.2f;
+            options.guided_alignment_weight = 0.7f;
+            REQUIRE(guided_term(model, batch, 0.7f) > 0.05);  // the term is there
+            auto loss = [&](Gradients& g) {
+                Random random(9);
+                return forward_backward(model, batch, options, random, g).loss;
+            };
+            Gradients gradients = zero_gradients(model), scratch = zero_gradients(model);
+            loss(gradients);
+            Random pick(5);
+            for (const char* name : {"source.embeddings", "encoder.0.forward.U", "encoder.1.W", "decoder.rnn.U",
+                                            "attention.Wq", "attention.Wk", "attention.v", "attention.Wa"}) {
+                if (!model.parameters.count(name)) continue;
+                CAPTURE(name);
+                Tensor& tensor = model.parameters.at(name);
+                for (int trial = 0; trial < 5; ++trial) {
+                    const int64_t i = pick.below(tensor.size());
+                    require_central_difference(tensor, i, gradients.at(name)[i], [&] { return loss(scratch); });
+                }
+            }
+        }
+}
+
+TEST_CASE("training graph: training with guided alignment moves the attention onto the given links") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive), 161);
+    TrainingBatch batch = tiny_batch(model);
+    // Crossed links, which nothing but the guidance would teach.
+    batch.alignments = {{{0, 1}, {1, 0}}, {{1, 0}, {0, 1}, {0, 2}}, {{0, 0}}};
+    const double before = guided_term(model, batch, 1.0f);
+    TrainingOptions options;
+    options.guided_alignment_weight = 1.0f;
+    Adam adam(model, AdamOptions{});
+    Random random(3);
+    for (int step = 0; step < 60; ++step) {
+        Gradients g = zero_gradients(model);
+        const BatchLoss loss = forward_backward(model, batch, options, random, g);
+        scale_and_clip(g, 1.0 / loss.tokens, 5.0);
+        adam.update(model, g, 0.01);
+    }
+    const double after = guided_term(model, batch, 1.0f);
+    CAPTURE(before);
+    CAPTURE(after);
+    CHECK(after < 0.3 * before);
 }

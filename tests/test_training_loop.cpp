@@ -108,6 +108,38 @@ TEST_CASE("training loop: the corpus skips empty and long pairs, appends EOS and
           std::string::npos);
 }
 
+TEST_CASE("training loop: the corpus reads word alignments for guided alignment, line by line, and checks them") {
+    const Vocabulary vocab(testing::tiny_spm(40), "tiny");
+    const auto source = training_path("g.src"), target = training_path("g.tgt"), links = training_path("g.align");
+    write_corpus_file(source, "the cat sat\n\na dog\n");
+    write_corpus_file(target, "a dog runs\nthe mat\nsings\n");
+    write_corpus_file(links, "0-0 2-1 1-2\n0-0\n1-0\n");
+    CorpusOptions options;
+    options.alignment_path = links.string();
+    const Corpus corpus = read_corpus(source.string(), target.string(), vocab, vocab, options);
+    REQUIRE(corpus.pairs.size() == 2);  // the empty line's pair is skipped with its links
+    CHECK(corpus.pairs[0].alignment == Links{{0, 0}, {1, 2}, {2, 1}});
+    CHECK(corpus.pairs[1].alignment == Links{{1, 0}});
+    CHECK(corpus.alignment_sha256 == sha256_file(links.string()));
+    const TrainingBatch batch = make_batch(corpus.pairs, {1, 0});
+    REQUIRE(batch.alignments.size() == 2);
+    CHECK(batch.alignments[0] == Links{{1, 0}});
+
+    auto error_with = [&](const std::string& text) {
+        write_corpus_file(links, text);
+        return error_of([&] { read_corpus(source.string(), target.string(), vocab, vocab, options); });
+    };
+    std::string message = error_with("0-0\n0-0\n");
+    CHECK(message.find(links.string()) != std::string::npos);
+    CHECK(message.find("2 lines") != std::string::npos);
+    message = error_with("0-0\n\n0-x\n");
+    CHECK(message.find(links.string() + " line 3") != std::string::npos);
+    message = error_with("0-0 3-0\n\n0-0\n");  // "the cat sat" has 3 words: 0..2
+    CHECK(message.find(links.string() + " line 1") != std::string::npos);
+    CHECK(message.find("3-0") != std::string::npos);
+    CHECK(message.find("3 source words") != std::string::npos);
+}
+
 TEST_CASE("training loop: batching covers every pair exactly once per epoch within the token budget") {
     const auto pairs = synthetic_pairs(1000, 30, 3);
     BatchingOptions options;
