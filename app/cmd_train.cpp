@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <csignal>
-#include <cstdlib>
 #include <pthread.h>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +15,7 @@
 
 #include "architecture_options.h"
 #include "checkpoint.h"
+#include "communicator.h"
 #include "commands.h"
 #include "config_file.h"
 #include "error.h"
@@ -277,7 +277,7 @@ bool run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
 void run_training(TrainCommand& c, CLI::App& command) {
 #ifdef NMT_MPI
     bool interrupted = false;
-    if (c.mpi || MpiCommunicator::launched_by_mpirun()) {
+    if (c.mpi || ranks_started_by_mpirun() > 1) {
         MpiCommunicator ranks(c.mpi_timeout);
         interrupted = ranks.size() > 1 ? run_ranks(c, command, ranks) : run_leader(c, command);
     } else {
@@ -287,7 +287,7 @@ void run_training(TrainCommand& c, CLI::App& command) {
     if (c.mpi)
         throw Error("--mpi: this nmt was built without MPI; build it with cmake -DNMT_MPI=ON (README, \"Training on "
                     "several processes and machines\")");
-    if (std::getenv("OMPI_COMM_WORLD_SIZE") && std::atoi(std::getenv("OMPI_COMM_WORLD_SIZE")) > 1)
+    if (ranks_started_by_mpirun() > 1)
         throw Error("started by mpirun with several ranks, but this nmt was built without MPI: each rank would train "
                     "alone and overwrite the others' files; build it with cmake -DNMT_MPI=ON");
     const bool interrupted = run_leader(c, command);

@@ -40,7 +40,11 @@ void check_common_values(CLI::App& command) {
 
 int main(int argc, char** argv) {
     CLI::App app{"nmt: neural machine translation on the CPU (oneDNN-accelerated RNN encoder-decoder with attention)"};
+#ifdef NMT_MPI
+    app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION + " (with MPI: mpirun -np N nmt train)");
+#else
     app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION);
+#endif
     app.require_subcommand(1);
     nmt::app::add_translate_command(app);
     nmt::app::add_align_command(app);

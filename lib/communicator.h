@@ -5,7 +5,9 @@
 // collective: all ranks call it, in the same order, with the same sizes.
 // `what` names the operation for the error a rank that stops answering causes.
 #pragma once
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 namespace nmt {
@@ -26,5 +28,14 @@ public:
     // however long that takes (mpirun ends the job if rank 0 dies meanwhile).
     virtual void broadcast_after_rank0_work(void* data, int64_t bytes, const std::string& what) = 0;
 };
+
+// The number of ranks mpirun (Open MPI's, or MPICH's Hydra) started this
+// process among, read from the environment without initialising MPI; 1 when
+// it was started some other way.
+inline int ranks_started_by_mpirun() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+        if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
+    return 1;
+}
 
 }  // namespace nmt

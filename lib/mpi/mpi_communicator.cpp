@@ -47,12 +47,6 @@ MpiCommunicator::~MpiCommunicator() {
     if (!finalised) MPI_Finalize();
 }
 
-bool MpiCommunicator::launched_by_mpirun() {
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
-        if (const char* value = std::getenv(name)) return std::atoi(value) > 1;
-    return false;
-}
-
 void MpiCommunicator::wait(void* request_pointer, const std::string& what, double timeout_seconds) {
     MPI_Request& request = *static_cast<MPI_Request*>(request_pointer);
     const auto start = std::chrono::steady_clock::now();

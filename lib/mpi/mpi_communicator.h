@@ -30,10 +30,6 @@ public:
     // others would otherwise wait for until their deadline).
     [[noreturn]] void abort(int exit_code);
 
-    // Whether this process was started by mpirun with more than one rank
-    // (Open MPI's environment), without initialising MPI.
-    static bool launched_by_mpirun();
-
 private:
     void broadcast(void* data, int64_t bytes, const std::string& what, double timeout_seconds);
     void wait(void* request, const std::string& what, double timeout_seconds);

@@ -88,4 +88,14 @@ wait
 [[ -s fifo.nmt.log.jsonl ]] || fail "with --log FIFO the JSON Lines log should be fifo.nmt.log.jsonl"
 grep -q "^validation at step 2:" fifo.txt || fail "the text log should have gone through the FIFO, got: $(cat fifo.txt)"
 
-echo "ok: a corrupt model is restored from the checkpoint or refused; one -o, one run; failed starts leave nothing; --log FIFO"
+# Started as one of several ranks (mpirun's environment) or with --mpi, an
+# nmt built without MPI refuses: each rank would train alone over the
+# others' files. (An MPI build trains instead: tests/mpi/.)
+if ! "$NMT" --version | grep -q 'MPI'; then
+    OMPI_COMM_WORLD_SIZE=2 expect_one_error "a rank of mpirun without MPI" "built without MPI" \
+        nmt train "${run[@]}" --max-steps 2 -o ranks.nmt
+    expect_one_error "--mpi without MPI" "built without MPI" nmt train "${run[@]}" --max-steps 2 --mpi -o ranks.nmt
+    [[ ! -e ranks.nmt && ! -e ranks.nmt.lock ]] || fail "a refused run as a rank left files"
+fi
+
+echo "ok: a corrupt model is restored from the checkpoint or refused; one -o, one run; failed starts leave nothing; --log FIFO; no ranks without MPI"
