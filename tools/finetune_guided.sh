@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fine-tunes a general-purpose model with guided alignment (issue 37), so that
+# its attention aligns words: word alignments of the training data from the
+# built-in statistical aligner (fast_align's model, both directions,
+# grow-diag-final-and), then a short run from the model's weights on the same
+# data and recipe as tools/train_general.sh, with --guided-alignment.
+#
+# Usage: tools/finetune_guided.sh DIRECTION [MODEL] [DATA_DIR] [OUT_DIR] [NMT_BINARY] [NMT_TRAIN_FLAGS...]
+#   DIRECTION: en-fr, fr-en, en-de or de-en; MODEL (default models/SRC-TRG.nmt)
+#   is the starting point; DATA_DIR as tools/train_general.sh (default
+#   runs/data/general.en-FOREIGN); OUT_DIR (default runs) gets
+#   general.en-FOREIGN.align (once: the alignments serve both directions) and
+#   guided.SRC-TRG.nmt with its checkpoint and logs. Interrupted? Run it
+#   again: it resumes.
+#   THREADS (default 2), MAX_STEPS (default 2000), WEIGHT (default 0.1, Marian's).
+#   Then ship with tools/ship_general.sh DIRECTION OUT_DIR/guided.SRC-TRG.nmt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+direction=${1:?usage: tools/finetune_guided.sh DIRECTION [MODEL] [DATA_DIR] [OUT_DIR] [NMT_BINARY] [NMT_TRAIN_FLAGS...]}
+case $direction in
+    en-fr | fr-en | en-de | de-en) src=${direction%-*} trg=${direction#*-} ;;
+    *) echo "$0: no direction '$direction' (en-fr, fr-en, en-de or de-en)" >&2; exit 2 ;;
+esac
+if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+model=${2:-models/$src-$trg.nmt}
+data=${3:-runs/data/general.en-$foreign}
+out=${4:-runs}
+nmt=${5:-build/nmt}
+shift $(( $# < 5 ? $# : 5 ))
+mkdir -p "$out"
+export OMP_WAIT_POLICY=passive
+
+# English always first, so that one file serves both directions.
+alignment=$out/general.en-$foreign.align
+if [[ ! -s $alignment ]]; then
+    "$nmt" align --statistical -i "$data/train.en" -r "$data/train.$foreign" -o "$alignment.tmp"
+    mv "$alignment.tmp" "$alignment"
+fi
+guide=$alignment
+if [[ $src != en ]]; then  # links i-j read source word first: turn them round
+    guide=$out/general.$src-$trg.align
+    [[ -s $guide ]] || awk '{ for (k = 1; k <= NF; k++) { split($k, p, "-"); $k = p[2] "-" p[1] } print }' \
+        "$alignment" >"$guide"
+fi
+
+exec "$nmt" train --pretrained-model "$model" \
+    --train-source "$data/train.$src" --train-target "$data/train.$trg" \
+    --valid-source "$data/valid.$src" --valid-target "$data/valid.$trg" \
+    --guided-alignment "$guide" --guided-alignment-weight "${WEIGHT:-0.1}" \
+    --seed 1 --threads "${THREADS:-2}" \
+    --batch-tokens 2000 --lr 0.0005 --warmup 0 --max-length 100 \
+    --dropout-emb 0.1 --dropout-hidden 0.2 --label-smoothing 0.1 --exponential-smoothing 1e-4 \
+    --valid-every 500 --save-every 250 --valid-beam 5 --patience 10 \
+    --max-steps "${MAX_STEPS:-2000}" --resume \
+    -o "$out/guided.$src-$trg.nmt" "$@"
