@@ -140,6 +140,7 @@ TEST_CASE("sentence split: layout is kept: separators, leading and trailing whit
 TEST_CASE("sentence split: lines with nothing to split") {
     CHECK(split_sentences("").empty());
     CHECK(split_sentences(" \t \xC2\xA0").empty());
+    CHECK(split_sentences("\xE2\x80\x80 \xE3\x80\x80").empty());  // U+2000, U+3000: found by fuzzing
     CHECK(sentences("no terminal punctuation here") == Strings{"no terminal punctuation here"});
     CHECK(sentences("  Trailing spaces only.  ") == Strings{"Trailing spaces only."});
     CHECK(sentences("Ends with a space. ") == Strings{"Ends with a space."});

@@ -50,6 +50,33 @@ bool clean_text(const std::string& s) {
     return true;
 }
 
+// Python's str.isspace(), the whitespace sentence splitting trims and
+// separates on, written out here rather than taken from the code under test.
+bool python_space(uint32_t c) {
+    return (c >= 0x9 && c <= 0xD) || (c >= 0x1C && c <= 0x20) || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// The code points of well-formed UTF-8 (clean_text has checked it).
+std::vector<uint32_t> code_points(const std::string& s) {
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < s.size();) {
+        const unsigned char c = s[i];
+        const int length = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+        uint32_t code = length == 1 ? c : c & (0x7F >> length);
+        for (int k = 1; k < length; ++k) code = code << 6 | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+        out.push_back(code);
+        i += length;
+    }
+    return out;
+}
+
+bool all_space(const std::string& s) {
+    for (uint32_t c : code_points(s))
+        if (!python_space(c)) return false;
+    return true;
+}
+
 std::map<std::string, int> counted(const std::vector<std::string>& items) {
     std::map<std::string, int> counts;
     for (const auto& item : items) ++counts[item];
@@ -69,19 +96,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         std::string line = nmt::clean_line(raw, static_cast<int64_t>(lines.size()) + 1, &warnings);
         if (!clean_text(line)) std::abort();
         // The spans give back the line byte for byte, and no sentence is
-        // empty or has whitespace at either end.
+        // empty or has whitespace (any Unicode space) at either end; a line
+        // without sentences is all whitespace.
         const std::vector<nmt::SentenceSpan> spans = nmt::split_sentences(line);
         std::string rejoined;
         std::vector<std::string> sentences;
         for (const nmt::SentenceSpan& span : spans) {
             if (span.begin >= span.end || span.end > line.size()) std::abort();
             sentences.push_back(line.substr(span.begin, span.end - span.begin));
-            const char first = sentences.back().front(), last = sentences.back().back();
-            if (first == ' ' || first == '\t' || last == ' ' || last == '\t') std::abort();
+            const std::vector<uint32_t> points = code_points(sentences.back());
+            if (python_space(points.front()) || python_space(points.back())) std::abort();
             rejoined += span.before + sentences.back();
         }
         if (!spans.empty()) rejoined += line.substr(spans.back().end);
-        if (spans.empty() ? line.find_first_not_of(" \t") != std::string::npos : rejoined != line) std::abort();
+        if (spans.empty() ? !all_space(line) : rejoined != line) std::abort();
         for (const std::string& sentence : sentences) {
             const nmt::SourceIds source = nmt::encode_source(vocabulary(), 16, sentence);
             if (source.ids.size() > 16 || (!source.ids.empty() && source.ids.back() != vocabulary().eos_id()))
