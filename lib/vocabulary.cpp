@@ -1,15 +1,86 @@
 #include "vocabulary.h"
 
-
 #include <sentencepiece_processor.h>
+
+#include <cstdint>
+#include <string>
 
 #include "error.h"
 #include "input_file.h"
 
 namespace nmt {
 
+namespace {
+
+// A protobuf varint at `at`; false when the bytes end first or it runs past 10 bytes.
+bool read_varint(const std::string& bytes, size_t& at, uint64_t& value) {
+    value = 0;
+    for (int shift = 0; shift < 64 && at < bytes.size(); shift += 7) {
+        const unsigned char c = bytes[at++];
+        value |= static_cast<uint64_t>(c & 0x7F) << shift;
+        if (c < 0x80) return true;
+    }
+    return false;
+}
+
+// SentencePiece hands its pieces to a trie builder (Darts) that throws on an
+// empty piece or one holding a NUL byte, from code that cannot pass the
+// exception on: the process ends in std::terminate (found by fuzzing the
+// model loader). So the pieces are read here first, straight from the
+// protobuf wire format (ModelProto field 1: the pieces; SentencePiece field
+// 1: its text), and such a model is refused. Returns what is wrong, or "";
+// malformed bytes are left for SentencePiece's own parser to report.
+std::string unsafe_piece(const std::string& model) {
+    size_t at = 0;
+    int64_t index = 0;
+    while (at < model.size()) {
+        uint64_t key = 0, length = 0;
+        if (!read_varint(model, at, key)) return "";
+        switch (key & 7) {
+            case 0: if (!read_varint(model, at, length)) return ""; continue;
+            case 1: at += 8; continue;
+            case 5: at += 4; continue;
+            case 2: break;
+            default: return "";
+        }
+        if (!read_varint(model, at, length) || length > model.size() - at) return "";
+        const std::string field = model.substr(at, length);
+        at += length;
+        if (key >> 3 != 1) continue;
+        // One SentencePiece message: find its field 1, the piece's text.
+        size_t inner = 0;
+        while (inner < field.size()) {
+            uint64_t inner_key = 0, inner_length = 0;
+            if (!read_varint(field, inner, inner_key)) return "";
+            const uint64_t wire = inner_key & 7;
+            if (wire == 0) {
+                if (!read_varint(field, inner, inner_length)) return "";
+            } else if (wire == 1 || wire == 5) {
+                inner += wire == 1 ? 8 : 4;
+            } else if (wire == 2) {
+                if (!read_varint(field, inner, inner_length) || inner_length > field.size() - inner) return "";
+                if (inner_key >> 3 == 1) {
+                    const std::string piece = field.substr(inner, inner_length);
+                    if (piece.empty()) return "piece " + std::to_string(index) + " is empty";
+                    if (piece.find('\0') != std::string::npos)
+                        return "piece " + std::to_string(index) + " holds a NUL byte";
+                }
+                inner += inner_length;
+            } else {
+                return "";
+            }
+        }
+        ++index;
+    }
+    return "";
+}
+
+}  // namespace
+
 Vocabulary::Vocabulary(const std::string& serialized_model, const std::string& origin)
     : serialized_(serialized_model), processor_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
+    const std::string unsafe = unsafe_piece(serialized_);
+    if (!unsafe.empty()) throw Error(origin + ": not a usable SentencePiece model (" + unsafe + ")");
     const auto status = processor_->LoadFromSerializedProto(serialized_);
     if (!status.ok()) throw Error(origin + ": not a SentencePiece model (" + status.ToString() + ")");
     bos_ = processor_->bos_id();

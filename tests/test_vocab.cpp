@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "error.h"
+#include "test_support.h"
 #include "vocab_training.h"
+#include "vocabulary.h"
 
 namespace fs = std::filesystem;
 using nmt::VocabOptions;
@@ -169,4 +171,44 @@ TEST_CASE("train_vocab: errors name the file or option") {
     o.vocab_size = 40;
     CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Raise --size, or lower --character-coverage"),
                          nmt::Error);
+}
+
+namespace {
+
+// A SentencePiece ModelProto in protobuf's wire format holding these pieces
+// (type NORMAL, score -1), and nothing else.
+std::string model_proto_with_pieces(const std::vector<std::string>& pieces) {
+    auto varint = [](uint64_t v) {
+        std::string out;
+        do {
+            out += static_cast<char>((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+            v >>= 7;
+        } while (v);
+        return out;
+    };
+    std::string model;
+    for (const std::string& text : pieces) {
+        std::string piece = "\x0A" + varint(text.size()) + text;  // field 1: the text
+        piece += std::string("\x15\x00\x00\x80\xBF", 5);           // field 2: score -1.0f
+        piece += std::string("\x18\x01", 2);                      // field 3: type NORMAL
+        model += "\x0A" + varint(piece.size()) + piece;           // ModelProto field 1
+    }
+    return model;
+}
+
+}  // namespace
+
+TEST_CASE("vocabulary: a model with an empty piece or a NUL byte in one is refused, not a crash") {
+    // SentencePiece's trie builder throws where the exception cannot pass:
+    // such a model ended the process in std::terminate (found by fuzzing).
+    const std::string nul = nmt::testing::error_of(
+        [] { nmt::Vocabulary(model_proto_with_pieces({"<unk>", "a", std::string("\0", 1)}), "m.nmt: vocab.source"); });
+    CHECK(nul.find("m.nmt: vocab.source") != std::string::npos);
+    CHECK(nul.find("piece 2 holds a NUL byte") != std::string::npos);
+    const std::string empty =
+        nmt::testing::error_of([] { nmt::Vocabulary(model_proto_with_pieces({"<unk>", ""}), "v.model"); });
+    CHECK(empty.find("piece 1 is empty") != std::string::npos);
+    // Bytes that are not a protobuf at all still get SentencePiece's own refusal.
+    CHECK(nmt::testing::error_of([] { nmt::Vocabulary("\xFF\xFF\xFF", "junk"); }).find("not a SentencePiece model") !=
+          std::string::npos);
 }
