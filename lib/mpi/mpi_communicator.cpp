@@ -69,20 +69,19 @@ void MpiCommunicator::wait(void* request_pointer, const std::string& what, doubl
 }
 
 void MpiCommunicator::sum(float* data, int64_t count, const std::string& what) {
-    for (int64_t at = 0; at < count; at += kMaxCount) {
-        MPI_Request request;
-        check(MPI_Iallreduce(MPI_IN_PLACE, data + at, static_cast<int>(std::min(kMaxCount, count - at)), MPI_FLOAT,
-                             MPI_SUM, MPI_COMM_WORLD, &request),
-              what);
-        wait(&request, what, timeout_seconds_);
-    }
+    sum_in_place(data, count, MPI_FLOAT, what);
 }
 
 void MpiCommunicator::sum(double* data, int64_t count, const std::string& what) {
+    sum_in_place(data, count, MPI_DOUBLE, what);
+}
+
+template <typename Value>
+void MpiCommunicator::sum_in_place(Value* data, int64_t count, MPI_Datatype type, const std::string& what) {
     for (int64_t at = 0; at < count; at += kMaxCount) {
         MPI_Request request;
-        check(MPI_Iallreduce(MPI_IN_PLACE, data + at, static_cast<int>(std::min(kMaxCount, count - at)), MPI_DOUBLE,
-                             MPI_SUM, MPI_COMM_WORLD, &request),
+        check(MPI_Iallreduce(MPI_IN_PLACE, data + at, static_cast<int>(std::min(kMaxCount, count - at)), type, MPI_SUM,
+                             MPI_COMM_WORLD, &request),
               what);
         wait(&request, what, timeout_seconds_);
     }

@@ -4,6 +4,8 @@
 // with a message saying which operation timed out, instead of hanging. A
 // rank that dies is seen by mpirun, which ends the job.
 #pragma once
+#include <mpi.h>
+
 #include <string>
 
 #include "../communicator.h"
@@ -31,6 +33,8 @@ public:
     [[noreturn]] void abort(int exit_code);
 
 private:
+    template <typename Value>
+    void sum_in_place(Value* data, int64_t count, MPI_Datatype type, const std::string& what);
     void broadcast(void* data, int64_t bytes, const std::string& what, double timeout_seconds);
     void wait(void* request, const std::string& what, double timeout_seconds);
 
