@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,10 +29,11 @@ namespace {
 
 struct AlignCommand {
     std::string model, reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
+    std::string svg_directory;
     std::string from, to;
     int threads = 0, batch_size = 32;
     float threshold = 0;
-    bool quiet = false, statistical = false, shifted = false;
+    bool quiet = false, statistical = false, shifted = false, tokenized = false;
 };
 
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
@@ -42,6 +44,7 @@ void run_statistical(const AlignCommand& o) {
     if (!o.model.empty() || !o.reverse_model.empty())
         throw Error("--statistical aligns without a model: drop -m and --reverse-model");
     if (o.format != "pharaoh") throw Error("--statistical writes Pharaoh links only (--format jsonl needs a model)");
+    if (!o.svg_directory.empty()) throw Error("--alignment-svg draws a model's attention: --statistical has none");
     std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")};
     if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
     refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
@@ -106,6 +109,13 @@ void run(const AlignCommand& o) {
     options.symmetrization = parse_symmetrization(o.symmetrize);
     options.extraction.threshold = o.threshold;
     options.extraction.shifted = o.shifted;
+    options.tokenized = o.tokenized;
+    options.svg_directory = o.svg_directory;
+    if (!o.svg_directory.empty()) {  // refused before any output, not at the first picture
+        std::error_code error;
+        std::filesystem::create_directories(o.svg_directory, error);
+        if (error) throw Error("--alignment-svg " + o.svg_directory + ": cannot create directory: " + error.message());
+    }
     if (!o.quiet) options.warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
 
     const int source_fd = open_or_stdin(o.input);
@@ -151,6 +161,11 @@ void add_align_command(CLI::App& app) {
         ->capture_default_str();
     c->add_flag("--shifted", o->shifted,
                 "Read each target piece's links from the next step's attention (Chen et al. 2020)");
+    c->add_flag("--tokenized", o->tokenized,
+                "Both sides are space-separated tokens: links are over exactly those tokens (each encoded on its "
+                "own), as gold files and other tools count them; --statistical always reads tokens so");
+    c->add_option("--alignment-svg", o->svg_directory,
+                  "Also write one word-attention heatmap SVG per pair into this directory (000001.svg, ...)");
     c->add_option("--format", o->format,
                   "pharaoh: 'i-j' links over words, source first; jsonl: nmt translate's JSON object for the given "
                   "translation (score, pieces, attention, alignment)")

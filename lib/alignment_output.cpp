@@ -85,15 +85,20 @@ std::vector<std::string> word_texts(const std::vector<WordSpan>& words) {
 WordAttention word_attention(const std::vector<std::string>& source_pieces,
                              const std::vector<std::string>& target_pieces,
                              const std::vector<std::vector<float>>& attention) {
-    WordAttention out;
-    out.source = group_words(source_pieces);
-    out.target = group_words(target_pieces);
-    if (attention.empty()) return out;
-    check_shape(source_pieces, target_pieces, attention);
+    if (!attention.empty()) check_shape(source_pieces, target_pieces, attention);
+    return merge_attention(group_words(source_pieces), group_words(target_pieces), attention);
+}
 
+WordAttention merge_attention(std::vector<WordSpan> source, std::vector<WordSpan> target,
+                              const std::vector<std::vector<float>>& attention) {
+    WordAttention out;
+    out.source = std::move(source);
+    out.target = std::move(target);
+    if (attention.empty()) return out;
     out.weights.assign(out.target.size(), std::vector<float>(out.source.size(), 0.0f));
     for (size_t tw = 0; tw < out.target.size(); ++tw) {
         const WordSpan& t = out.target[tw];
+        if (t.count == 0) continue;
         for (size_t sw = 0; sw < out.source.size(); ++sw) {
             const WordSpan& s = out.source[sw];
             double sum = 0.0;
@@ -106,13 +111,30 @@ WordAttention word_attention(const std::vector<std::string>& source_pieces,
     return out;
 }
 
+std::vector<WordSpan> token_words(const std::vector<std::string>& tokens, const std::vector<int>& pieces_per_token,
+                                  int pieces) {
+    if (tokens.size() != pieces_per_token.size())
+        throw std::invalid_argument("token_words: one piece count per token is needed");
+    std::vector<WordSpan> words;
+    int first = 0;
+    for (size_t k = 0; k < tokens.size(); ++k) {
+        if (pieces_per_token[k] < 0 || first + pieces_per_token[k] > pieces)
+            throw std::invalid_argument("token_words: the tokens' pieces exceed the " + std::to_string(pieces) +
+                                        " pieces aligned");
+        words.push_back({tokens[k], first, pieces_per_token[k], false});
+        first += pieces_per_token[k];
+    }
+    words.push_back({kEndToken, pieces, 1, true});
+    return words;
+}
+
 std::vector<std::pair<int, int>> hard_alignment(const WordAttention& words) {
     std::vector<std::pair<int, int>> links;
     for (size_t t = 0; t < words.weights.size(); ++t) {
-        if (words.target[t].end) continue;
+        if (words.target[t].end || words.target[t].count == 0) continue;  // a word of no pieces was never produced
         int best = -1;
         for (size_t s = 0; s < words.source.size(); ++s) {
-            if (words.source[s].end) continue;
+            if (words.source[s].end || words.source[s].count == 0) continue;
             if (best < 0 || words.weights[t][s] > words.weights[t][best]) best = static_cast<int>(s);
         }
         if (best >= 0) links.emplace_back(best, static_cast<int>(t));
@@ -157,10 +179,7 @@ nlohmann::json alignment_json(int64_t line_index, const TranslationResult& resul
     out["score"] = round4(best.score);
     out["normalized_score"] = round4(best.normalized_score);
     out["attention"] = rounded(best.attention);
-    out["source_words"] = word_texts(words.source);
-    out["target_words"] = word_texts(words.target);
-    out["word_attention"] = rounded(words.weights);
-    out["alignment"] = pharaoh(hard_alignment(words));
+    set_word_fields(out, words);
 
     if (result.hypotheses.size() > 1) {
         json n_best = json::array();
@@ -175,6 +194,13 @@ nlohmann::json alignment_json(int64_t line_index, const TranslationResult& resul
         out["n_best"] = std::move(n_best);
     }
     return out;
+}
+
+void set_word_fields(nlohmann::json& object, const WordAttention& words) {
+    object["source_words"] = word_texts(words.source);
+    object["target_words"] = word_texts(words.target);
+    object["word_attention"] = rounded(words.weights);
+    object["alignment"] = pharaoh(hard_alignment(words));
 }
 
 std::string nbest_line(int64_t line_index, const Hypothesis& hypothesis, const std::optional<std::string>& alignment) {

@@ -49,11 +49,24 @@ WordAttention word_attention(const std::vector<std::string>& source_pieces,
                              const std::vector<std::string>& target_pieces,
                              const std::vector<std::vector<float>>& attention);
 
+// The same over words given as spans of the pieces (a target word of no
+// pieces gets a row of zeros). check_shape is the caller's: spans must lie
+// inside the matrix.
+WordAttention merge_attention(std::vector<WordSpan> source, std::vector<WordSpan> target,
+                              const std::vector<std::vector<float>>& attention);
+
+// The user's own tokens as words over `pieces` pieces plus "</s>": token k
+// covers the next pieces_per_token[k] pieces (encode_tokens' counts).
+// Throws std::invalid_argument when the counts exceed `pieces`.
+std::vector<WordSpan> token_words(const std::vector<std::string>& tokens, const std::vector<int>& pieces_per_token,
+                                  int pieces);
+
 // Hard alignment from soft: every target word is aligned to the source word
 // it attends to most. "</s>" is excluded on both sides: its row is not a
 // word, and its column is not a place a word can come from, so the argmax is
 // taken over real source words only (every real target word gets exactly one
-// link when the source has a word). Pairs are (source, target), 0-based,
+// link when the source has a word; a word of no pieces, such as a user's
+// token cropped away, is never linked). Pairs are (source, target), 0-based,
 // sorted by source then target.
 std::vector<std::pair<int, int>> hard_alignment(const WordAttention& words);
 
@@ -75,6 +88,11 @@ std::string soft_alignment(const std::vector<std::vector<float>>& attention);
 // (Pharaoh, over words) does not. An empty line gives the same keys with empty
 // lists and an empty translation.
 nlohmann::json alignment_json(int64_t line_index, const TranslationResult& result, const std::string& source_text);
+
+// Sets alignment_json's "source_words", "target_words", "word_attention" and
+// "alignment" from `words` (words other than SentencePiece's, such as the
+// user's own tokens).
+void set_word_fields(nlohmann::json& object, const WordAttention& words);
 
 // Moses n-best: "id ||| hypothesis ||| F0= <score> ||| <normalized score>"
 // (id = 0-based input line). With an alignment (Pharaoh string), Marian's

@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "alignment_output.h"
+#include "alignment_svg.h"
 #include "error.h"
+#include "source_encoding.h"
 
 namespace nmt {
 
@@ -45,7 +47,7 @@ bool PairReader::next(std::string& source, std::string& target, std::vector<std:
     return true;
 }
 
-Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction) {
+Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction, const PairWords* words_given) {
     if (aligned.hypotheses.empty()) return {};
     const Hypothesis& h = aligned.hypotheses.front();
     std::vector<std::vector<float>> rows = h.attention;
@@ -53,7 +55,8 @@ Links attention_links(const TranslationResult& aligned, const LinkExtraction& ex
         rows.erase(rows.begin());    // piece t reads the row of step t + 1 ...
         rows.push_back(rows.back());  // ... and "</s>", which links nothing, keeps its own
     }
-    const WordAttention words = word_attention(aligned.source_pieces, h.target_pieces, rows);
+    const WordAttention words = words_given ? merge_attention(words_given->source, words_given->target, rows)
+                                            : word_attention(aligned.source_pieces, h.target_pieces, rows);
     if (extraction.threshold <= 0) return hard_alignment(words);
     Links links;
     for (size_t t = 0; t < words.weights.size(); ++t) {
@@ -100,6 +103,41 @@ void write_checked_line(std::FILE* out, const std::string& line) {
         throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
 }
 
+// --tokenized: each side's tokens encoded one by one, so that the pieces of
+// every token are known (words[i]), then aligned as encoded.
+std::vector<TranslationResult> align_tokens(Translator& translator, const std::vector<std::string>& sources,
+                                            const std::vector<std::string>& targets, const TranslateOptions& options,
+                                            std::vector<std::string>& warnings, int64_t first_line,
+                                            std::vector<PairWords>& words) {
+    const Model& model = translator.model();
+    const int source_limit = model.config.max_source_pieces, target_limit = 2 * source_limit;
+    std::vector<std::vector<int>> source_ids(sources.size()), target_ids(sources.size());
+    words.assign(sources.size(), PairWords{});
+    for (size_t i = 0; i < sources.size(); ++i) {
+        const std::string line = "line " + std::to_string(first_line + static_cast<int64_t>(i));
+        const auto source_tokens = split_tokens(sources[i]), target_tokens = split_tokens(targets[i]);
+        std::vector<int> source_counts, target_counts;
+        SourceIds source = encode_tokens(model.source_vocab, source_limit, source_tokens, source_counts);
+        SourceIds target = encode_tokens(model.target_vocab, target_limit, target_tokens, target_counts);
+        if (source.cropped)
+            warnings.push_back(line + ": longer than the model's limit of " + std::to_string(source_limit) +
+                               " pieces (end of sentence included); the tokens past it are not aligned");
+        if (target.cropped)
+            warnings.push_back(line + ": translation longer than " + std::to_string(target_limit) +
+                               " pieces; the tokens past it are not aligned");
+        if (!target.ids.empty()) target.ids.pop_back();  // force_decode adds the EOS itself
+        const int source_pieces = source.ids.empty() ? 0 : static_cast<int>(source.ids.size()) - 1;
+        words[i].source = token_words(source_tokens, source_counts, source_pieces);
+        words[i].target = token_words(target_tokens, target_counts, static_cast<int>(target.ids.size()));
+        source_ids[i] = std::move(source.ids);
+        target_ids[i] = std::move(target.ids);
+    }
+    auto results = translator.align_ids(source_ids, target_ids, options);
+    for (size_t i = 0; i < sources.size(); ++i)
+        if (!results[i].hypotheses.empty()) results[i].hypotheses.front().translation = targets[i];
+    return results;
+}
+
 }  // namespace
 
 int64_t align_stream(Translator& forward, Translator* backward, PairReader& pairs, std::FILE* out,
@@ -117,22 +155,52 @@ int64_t align_stream(Translator& forward, Translator* backward, PairReader& pair
             if (!pairs.more_available_without_blocking()) break;
         }
         if (sources.empty()) break;
-        const auto aligned = forward.align(sources, targets, options.translate, &warnings, first_line);
-        std::vector<TranslationResult> reversed;
-        if (backward) reversed = backward->align(targets, sources, options.translate, &warnings, first_line);
+        std::vector<TranslationResult> aligned, reversed;
+        std::vector<PairWords> words, reversed_words;  // --tokenized only
+        if (options.tokenized) {
+            aligned = align_tokens(forward, sources, targets, options.translate, warnings, first_line, words);
+            if (backward)
+                reversed = align_tokens(*backward, targets, sources, options.translate, warnings, first_line,
+                                        reversed_words);
+        } else {
+            aligned = forward.align(sources, targets, options.translate, &warnings, first_line);
+            if (backward) reversed = backward->align(targets, sources, options.translate, &warnings, first_line);
+        }
         for (const auto& warning : warnings)
             if (options.warn) options.warn(warning);
         for (size_t i = 0; i < sources.size(); ++i) {
-            Links links = attention_links(aligned[i], options.extraction);
-            if (backward)
-                if (const auto other = backward_links(aligned[i], reversed[i], first_line + i, options))
-                    links = symmetrize(links, *other, options.symmetrization);
+            const int64_t line = first_line + static_cast<int64_t>(i);
+            const PairWords* pair_words = options.tokenized ? &words[i] : nullptr;
+            Links links = attention_links(aligned[i], options.extraction, pair_words);
+            if (backward) {
+                std::optional<Links> other;
+                if (options.tokenized) {
+                    other.emplace();
+                    for (const auto& [t, s] : attention_links(reversed[i], options.extraction, &reversed_words[i]))
+                        other->emplace_back(s, t);
+                } else {
+                    other = backward_links(aligned[i], reversed[i], line, options);
+                }
+                if (other) links = symmetrize(links, *other, options.symmetrization);
+            }
+            const bool has_attention = !aligned[i].hypotheses.empty();
+            const Hypothesis* best = has_attention ? &aligned[i].hypotheses.front() : nullptr;
             if (options.format == AlignFormat::Pharaoh) {
                 write_checked_line(out, pharaoh(links));
             } else {
                 nlohmann::json json = alignment_json(done + static_cast<int64_t>(i), aligned[i], sources[i]);
+                if (pair_words && best)
+                    set_word_fields(json, merge_attention(pair_words->source, pair_words->target, best->attention));
                 json["alignment"] = pharaoh(links);
                 write_checked_line(out, json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+            }
+            if (!options.svg_directory.empty() && best) {
+                const WordAttention attention =
+                    pair_words ? merge_attention(pair_words->source, pair_words->target, best->attention)
+                               : word_attention(aligned[i].source_pieces, best->target_pieces, best->attention);
+                write_alignment_svg_file(options.svg_directory, line, word_texts(attention.source),
+                                         word_texts(attention.target), attention.weights,
+                                         "line " + std::to_string(line) + ": " + targets[i]);
             }
         }
         done += static_cast<int64_t>(sources.size());

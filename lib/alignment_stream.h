@@ -10,6 +10,7 @@
 #include <string>
 
 #include "text_input.h"
+#include "alignment_output.h"
 #include "translator.h"
 #include "word_alignment.h"
 
@@ -52,19 +53,31 @@ struct LinkExtraction {
 
 enum class AlignFormat { Pharaoh, JsonLines };
 
+// The words of one aligned pair, as spans of its pieces: SentencePiece's
+// (group_words) or the user's own tokens (token_words).
+struct PairWords {
+    std::vector<WordSpan> source, target;
+};
+
 struct AlignStreamOptions {
     TranslateOptions translate;  // batch size, length penalty (for the JSON's normalized score)
     AlignFormat format = AlignFormat::Pharaoh;
     Symmetrization symmetrization = Symmetrization::GrowDiagFinalAnd;  // with a backward model
     LinkExtraction extraction;
+    // Both sides are whitespace-separated tokens, each encoded on its own, and
+    // links are over exactly those tokens (for gold files and other tools).
+    bool tokenized = false;
+    std::string svg_directory;  // one word-attention heatmap per pair, when set
     size_t chunk_pairs = 256;  // pairs read, aligned and written together
     // Repaired, cropped or unsegmentable lines, "line N: ...".
     std::function<void(const std::string&)> warn;
 };
 
-// Words linked by one model's attention: (source word, target word) over
-// whitespace-separated words (SentencePiece's word boundaries), "</s>" left out.
-Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction = {});
+// Words linked by one model's attention: (source word, target word), "</s>"
+// left out, over `words` when given, else over SentencePiece's words
+// (whitespace-separated words of the text).
+Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction = {},
+                      const PairWords* words = nullptr);
 
 // Writes one line per pair to `out`: Pharaoh links, or the JSON object of
 // `nmt translate --format jsonl` for the given translation, whose

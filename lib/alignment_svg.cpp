@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string_view>
 
+#include "error.h"
 #include "text_input.h"
 
 namespace nmt {
@@ -238,6 +241,20 @@ std::string alignment_svg(const std::vector<std::string>& source_words, const st
            "\">attention</text>\n";
     svg += "</g>\n</svg>\n";
     return svg;
+}
+
+void write_alignment_svg_file(const std::string& directory, int64_t line_number,
+                              const std::vector<std::string>& source_words, const std::vector<std::string>& target_words,
+                              const std::vector<std::vector<float>>& weights, const std::string& title) {
+    std::error_code error;
+    std::filesystem::create_directories(directory, error);
+    if (error) throw Error(directory + ": cannot create directory: " + error.message());
+    char name[32];
+    std::snprintf(name, sizeof name, "%06lld.svg", static_cast<long long>(line_number));
+    const auto path = std::filesystem::path(directory) / name;
+    std::ofstream file(path);
+    file << alignment_svg(source_words, target_words, weights, title);
+    if (!file) throw Error(path.string() + ": cannot write");
 }
 
 }  // namespace nmt

@@ -1,6 +1,7 @@
 // Attention as a picture: a self-contained SVG heatmap that opens in any
 // browser, with the exact value of every cell on hover.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,5 +17,11 @@ namespace nmt {
 // Throws std::invalid_argument when weights is not target × source.
 std::string alignment_svg(const std::vector<std::string>& source_words, const std::vector<std::string>& target_words,
                           const std::vector<std::vector<float>>& weights, const std::string& title);
+
+// The heatmap of line `line_number` (1-based) written to DIR/000001.svg, ...;
+// the directory is created when missing. Throws nmt::Error naming the path.
+void write_alignment_svg_file(const std::string& directory, int64_t line_number,
+                              const std::vector<std::string>& source_words, const std::vector<std::string>& target_words,
+                              const std::vector<std::vector<float>>& weights, const std::string& title);
 
 }  // namespace nmt

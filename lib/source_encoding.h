@@ -20,4 +20,15 @@ struct SourceIds {
 // tokenizer no more than a long sentence.
 SourceIds encode_source(const Vocabulary& vocab, int max_source_pieces, const std::string& line);
 
+// Text the user has cut into tokens (nmt align --tokenized): each token is
+// encoded on its own, so that every piece belongs to exactly one token and
+// alignments can be reported over exactly those tokens. pieces_per_token[k]
+// counts token k's pieces: 0 for one that normalises to nothing or lies
+// beyond the limit. Limit and EOS as encode_source.
+SourceIds encode_tokens(const Vocabulary& vocab, int max_pieces, const std::vector<std::string>& tokens,
+                        std::vector<int>& pieces_per_token);
+
+// Whitespace-separated tokens (spaces and tabs), empty ones dropped.
+std::vector<std::string> split_tokens(const std::string& text);
+
 }  // namespace nmt

@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "alignment_output.h"
 #include "alignment_svg.h"
@@ -48,13 +47,8 @@ void write_svg(const std::string& directory, int64_t index, const TranslationRes
     if (r.hypotheses.empty()) return;
     const auto& h = r.hypotheses[0];
     const WordAttention words = word_attention(r.source_pieces, h.target_pieces, h.attention);
-    char name[32];
-    std::snprintf(name, sizeof name, "%06lld.svg", static_cast<long long>(index + 1));
-    const auto path = std::filesystem::path(directory) / name;
-    std::ofstream file(path);
-    file << alignment_svg(word_texts(words.source), word_texts(words.target), words.weights,
-                          "line " + std::to_string(index + 1) + ": " + h.translation);
-    if (!file) throw Error(path.string() + ": cannot write");
+    write_alignment_svg_file(directory, index + 1, word_texts(words.source), word_texts(words.target), words.weights,
+                             "line " + std::to_string(index + 1) + ": " + h.translation);
 }
 
 }  // namespace

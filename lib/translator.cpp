@@ -127,24 +127,33 @@ std::vector<TranslationResult> Translator::align(const std::vector<std::string>&
         if (!target.ids.empty()) target.ids.pop_back();  // force_decode adds the EOS itself
         target_ids_of[i] = std::move(target.ids);
     }
+    std::vector<TranslationResult> results = align_ids(source_ids_of, target_ids_of, options);
+    for (size_t i = 0; i < sources.size(); ++i)
+        if (!results[i].hypotheses.empty()) results[i].hypotheses.front().translation = targets[i];
+    return results;
+}
+
+std::vector<TranslationResult> Translator::align_ids(const std::vector<std::vector<int>>& sources,
+                                                     const std::vector<std::vector<int>>& targets,
+                                                     const TranslateOptions& options) {
+    if (sources.size() != targets.size()) throw Error("align: as many translations as sources are needed");
     std::vector<TranslationResult> results(sources.size());
     std::vector<size_t> order;
     for (size_t i = 0; i < sources.size(); ++i)
-        if (!source_ids_of[i].empty()) order.push_back(i);
+        if (!sources[i].empty()) order.push_back(i);
     std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return source_ids_of[a].size() > source_ids_of[b].size(); });
+                     [&](size_t a, size_t b) { return sources[a].size() > sources[b].size(); });
     const size_t batch_size = std::max(1, options.batch_size);
     for (size_t begin = 0; begin < order.size(); begin += batch_size) {
         const size_t end = std::min(order.size(), begin + batch_size);
         std::vector<std::vector<int>> batch_sources, batch_targets;
         std::vector<TranslationResult*> slots;
         for (size_t k = begin; k < end; ++k) {
-            batch_sources.push_back(source_ids_of[order[k]]);
-            batch_targets.push_back(target_ids_of[order[k]]);
+            batch_sources.push_back(sources[order[k]]);
+            batch_targets.push_back(targets[order[k]]);
             slots.push_back(&results[order[k]]);
         }
         align_batch(batch_sources, batch_targets, options, slots);
-        for (size_t k = begin; k < end; ++k) results[order[k]].hypotheses.front().translation = targets[order[k]];
     }
     return results;
 }
@@ -162,6 +171,7 @@ void Translator::align_batch(const std::vector<std::vector<int>>& sources, const
         Hypothesis& h = forced[s];
         for (int id : h.target_ids) h.target_pieces.push_back(tv.piece(id));
         h.target_pieces.push_back(kEndToken);
+        h.translation = tv.decode(h.target_ids);
         h.normalized_score =
             h.score / length_penalty(static_cast<int>(h.target_pieces.size()), options.search.length_penalty);
         r.hypotheses.push_back(std::move(h));

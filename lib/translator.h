@@ -57,6 +57,13 @@ public:
                                          const std::vector<std::string>& targets, const TranslateOptions& options,
                                          std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
 
+    // The same for pairs already encoded: sources ending with EOS (cropped to
+    // the model's limit), targets without it. Each hypothesis's translation
+    // is its target decoded; a pair whose source is empty has no hypothesis.
+    std::vector<TranslationResult> align_ids(const std::vector<std::vector<int>>& sources,
+                                             const std::vector<std::vector<int>>& targets,
+                                             const TranslateOptions& options);
+
     const Model& model() const { return model_; }
 
 private:

@@ -42,6 +42,33 @@ TEST_CASE("alignment stream: links from attention by argmax, by threshold, and r
     CHECK(attention_links(TranslationResult{}).empty());
 }
 
+TEST_CASE("alignment stream: links over the user's tokens, whatever SentencePiece's words are") {
+    // Pieces "▁l", "'", "▁homme": SentencePiece sees two words; the user's
+    // tokens "l'" "homme" cut them the same way, "l'homme" as one token.
+    TranslationResult result;
+    result.source_pieces = {"\u2581the", "\u2581man", "</s>"};
+    Hypothesis h;
+    h.target_pieces = {"\u2581l", "'", "\u2581homme", "</s>"};
+    h.attention = {{0.9f, 0.05f, 0.05f}, {0.2f, 0.7f, 0.1f}, {0.1f, 0.8f, 0.1f}, {0.3f, 0.3f, 0.4f}};
+    result.hypotheses.push_back(h);
+    CHECK(attention_links(result) == Links{{0, 0}, {1, 1}});  // "l'" (mean 0.55, 0.375) to "the"
+
+    PairWords words;
+    words.source = token_words({"the", "man"}, {1, 1}, 2);
+    words.target = token_words({"l'", "homme"}, {2, 1}, 3);
+    CHECK(attention_links(result, {}, &words) == Links{{0, 0}, {1, 1}});
+    // Pieces split differently: "l" alone, "'homme" one token.
+    words.target = token_words({"l", "'homme"}, {1, 2}, 3);
+    CHECK(attention_links(result, {}, &words) == Links{{0, 0}, {1, 1}});
+    // A token with no pieces (cropped, or normalised away) has no link.
+    words.target = token_words({"l'", "homme", "extra"}, {2, 1, 0}, 3);
+    CHECK(attention_links(result, {}, &words) == Links{{0, 0}, {1, 1}});
+    const WordAttention merged = merge_attention(words.source, words.target, h.attention);
+    CHECK(merged.weights[2] == std::vector<float>{0, 0, 0});
+    CHECK(merged.weights[0][0] == doctest::Approx(0.55));
+    CHECK_THROWS_AS(token_words({"a", "b"}, {2, 2}, 3), std::invalid_argument);
+}
+
 TEST_CASE("alignment stream: pairs from two inputs or from '|||' lines, trimmed, with a line for every line") {
     std::istringstream sources("a dog\n\nthe cat\n"), targets("un chien\nrien\nle chat\n");
     LineReader source_reader(sources, "src"), target_reader(targets, "trg");

@@ -52,3 +52,29 @@ TEST_CASE("source encoding: bytes that cannot fit are dropped before encoding, a
     beginning.push_back(vocab.eos_id());
     CHECK(source.ids == beginning);
 }
+
+TEST_CASE("source encoding: tokens encoded one by one, each piece counted to its token") {
+    const Vocabulary vocab(testing::tiny_spm(60, "unigram"), "tiny");
+    const std::vector<std::string> tokens = split_tokens("  a small\tdog  runs ");
+    REQUIRE(tokens == std::vector<std::string>{"a", "small", "dog", "runs"});
+    std::vector<int> counts;
+    const SourceIds whole = encode_tokens(vocab, 256, tokens, counts);
+    std::vector<int> expected;
+    for (size_t k = 0; k < tokens.size(); ++k) {
+        const std::vector<int> alone = vocab.encode(tokens[k]);
+        CHECK(counts[k] == static_cast<int>(alone.size()));
+        expected.insert(expected.end(), alone.begin(), alone.end());
+    }
+    expected.push_back(vocab.eos_id());
+    CHECK(whole.ids == expected);
+    CHECK(!whole.cropped);
+
+    // Cropped inside the second token: its count is what remains, the rest 0.
+    const int first = counts[0];
+    const SourceIds cropped = encode_tokens(vocab, first + 2, tokens, counts);
+    CHECK(cropped.cropped);
+    CHECK(cropped.ids.size() == static_cast<size_t>(first + 2));
+    CHECK(counts == std::vector<int>{first, 1, 0, 0});
+    CHECK(encode_tokens(vocab, 8, {}, counts).ids.empty());
+    CHECK(counts.empty());
+}

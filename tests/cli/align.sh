@@ -63,6 +63,39 @@ printf 'A dog runs in the park. ||| Un chien court dans le parc.\nThe cat is bla
 expect_eq "shipped model, first pair" "0-0 1-1 2-2 3-3 4-4 5-5" "$(head -1 "$TMP/shipped.txt")"
 expect_eq "shipped model, second pair" "0-0 1-1 2-2 3-3" "$(tail -1 "$TMP/shipped.txt")"
 
+# --tokenized: links over the user's own tokens. "l'homme" is one token here,
+# where SentencePiece sees "l'" and "homme" alike; word indices follow the
+# tokens, and each JSON word list is exactly the tokens.
+printf "The man runs . ||| L' homme court .\nThe man runs. ||| L'homme court.\n" >"$TMP/tok.txt"
+nmt align -m "$SOURCE_DIR/models/en-fr.nmt" --tokenized -i "$TMP/tok.txt" >"$TMP/tok.align"
+expect_eq "tokenized, split apostrophe" "0-0 1-1 2-2 3-3" "$(head -1 "$TMP/tok.align")"
+awk 'NR == 2 { for (i = 1; i <= NF; i++) { split($i, l, "-"); if (l[1] > 2 || l[2] > 2) exit 1 } }' "$TMP/tok.align" ||
+    fail "a link past the 3 tokens of each side: $(tail -1 "$TMP/tok.align")"
+nmt align -m "$SOURCE_DIR/models/en-fr.nmt" --tokenized --format jsonl -i "$TMP/tok.txt" >"$TMP/tok.jsonl"
+python3 - "$TMP/tok.jsonl" <<'PY' || fail "--tokenized JSON words are not the tokens"
+import json, sys
+rows = [json.loads(line) for line in open(sys.argv[1])]
+assert rows[1]["source_words"] == ["The", "man", "runs.", "</s>"], rows[1]["source_words"]
+assert rows[1]["target_words"] == ["L'homme", "court.", "</s>"], rows[1]["target_words"]
+assert len(rows[1]["word_attention"]) == 3 and all(len(r) == 4 for r in rows[1]["word_attention"])
+PY
+# Both directions over the same tokens, and a picture per pair with something to align.
+nmt align -m "$SOURCE_DIR/models/en-fr.nmt" --reverse-model "$SOURCE_DIR/models/fr-en.nmt" --tokenized --symmetrize intersect \
+    --alignment-svg "$TMP/align-svg" -i "$TMP/tok.txt" -q >"$TMP/tok2.align"
+expect_eq "tokenized both ways, lines" 2 "$(wc -l <"$TMP/tok2.align")"
+for link in $(head -1 "$TMP/tok2.align"); do  # the intersection: only links the forward model made too
+    grep -qw -- "$link" <(head -1 "$TMP/tok.align") || fail "intersected link $link not in the forward alignment"
+done
+[[ -n $(head -1 "$TMP/tok2.align") ]] || fail "tokenized both ways: no link in common"
+printf 'a dog ||| un chien\n\nthe cat ||| le chat\n' |
+    nmt align -m "$TMP/model.nmt" --alignment-svg "$TMP/align-svg2" >/dev/null
+expect_eq "align SVG files" "000001.svg 000003.svg" "$(cd "$TMP/align-svg2" && echo *)"
+python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$TMP/align-svg2/000003.svg" ||
+    fail "align SVG is not well-formed XML"
+grep -q 'le chat' "$TMP/align-svg2/000003.svg" || fail "align SVG does not show the given translation"
+expect_one_error "--alignment-svg with --statistical" "--statistical has none" \
+    nmt align --statistical --alignment-svg "$TMP/x" -i "$TMP/src.txt" -r "$TMP/trg.txt"
+
 # --statistical: no model; trained on the pairs themselves. Each word's
 # translation is the word it always occurs with, and the order is kept.
 for k in 1 2 3 4 5 6 7 8; do
