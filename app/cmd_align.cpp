@@ -5,8 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -39,7 +41,8 @@ struct AlignCommand {
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
 
 // --statistical: no model; both directions trained on the pairs themselves,
-// so every pair is read first.
+// reading them once per EM iteration (stdin or a pipe is first kept in a
+// temporary file), so memory holds the tables and not the corpus.
 void run_statistical(const AlignCommand& o) {
     if (!o.model.empty() || !o.reverse_model.empty())
         throw Error("--statistical aligns without a model: drop -m and --reverse-model");
@@ -48,29 +51,42 @@ void run_statistical(const AlignCommand& o) {
     std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")};
     if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
     refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
+    if ((o.input.empty() || o.input == "-") && (o.target == "-")) throw Error("-i and -r cannot both be stdin");
+    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
+    const std::string target_name = o.target == "-" ? "stdin" : o.target;
     const int source_fd = open_or_stdin(o.input);
     const int target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
-    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
-    const LineLimit limit{size_t(1) << 20, LineLimit::Longer::Truncate};
-    LineReader sources_reader(source_fd, source_name, limit);
-    std::optional<LineReader> targets_reader;
-    if (target_fd >= 0) targets_reader.emplace(target_fd, o.target == "-" ? "stdin" : o.target, limit);
-    PairReader pairs(sources_reader, targets_reader ? &*targets_reader : nullptr, source_name, o.target);
-    std::vector<std::string> sources, targets, warnings;
-    for (std::string source, target; pairs.next(source, target, o.quiet ? nullptr : &warnings);) {
-        sources.push_back(std::move(source));
-        targets.push_back(std::move(target));
-    }
-    for (const auto& warning : warnings) std::fprintf(stderr, "warning: %s\n", warning.c_str());
-    const std::vector<Links> links = align_statistically(sources, targets, parse_symmetrization(o.symmetrize));
+    const int sources = seekable_input(source_fd, source_name);
+    const int targets = target_fd < 0 ? -1 : seekable_input(target_fd, target_name);
+    std::function<void(const std::string&)> warn;
+    if (!o.quiet) warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
+    FilePairPasses pairs(sources, source_name, targets, target_name, LineLimit{size_t(1) << 20, LineLimit::Longer::Truncate},
+                         warn);
+    const auto start = std::chrono::steady_clock::now();
+    auto progress = [&](bool backward, const AlignerProgress& p) {
+        if (o.quiet) return;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::fprintf(stderr,
+                     "statistical aligner, %s: EM iteration %d of %d: log-likelihood %.4f per word, diagonal "
+                     "tension %.2f (%lld pairs, %.0f s)\n",
+                     backward ? "target to source" : "source to target", p.iteration, p.iterations,
+                     p.target_words > 0 ? p.log_likelihood / static_cast<double>(p.target_words) : 0.0, p.tension,
+                     static_cast<long long>(p.pairs), seconds);
+    };
     File output = open_output(o.output);
-    for (const Links& pair : links)
-        if (std::fprintf(output.get(), "%s\n", pharaoh(pair).c_str()) < 0)
-            throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+    align_statistically(
+        pairs, parse_symmetrization(o.symmetrize),
+        [&](const Links& links) {
+            if (std::fprintf(output.get(), "%s\n", pharaoh(links).c_str()) < 0)
+                throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+        },
+        {}, progress);
     if (std::fflush(output.get()) != 0)
         throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
     for (int fd : {source_fd, target_fd})
         if (fd > STDIN_FILENO) ::close(fd);
+    for (auto [copy, original] : {std::pair{sources, source_fd}, std::pair{targets, target_fd}})
+        if (copy != original) ::close(copy);  // a temporary copy of a pipe
 }
 
 void run(const AlignCommand& o) {

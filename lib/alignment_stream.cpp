@@ -5,6 +5,8 @@
 #include <cstring>
 #include <optional>
 
+#include <unistd.h>
+
 #include "alignment_output.h"
 #include "alignment_svg.h"
 #include "error.h"
@@ -45,6 +47,32 @@ bool PairReader::next(std::string& source, std::string& target, std::vector<std:
         *side = first == std::string::npos ? std::string() : side->substr(first, last - first + 1);
     }
     return true;
+}
+
+FilePairPasses::FilePairPasses(int sources_fd, std::string sources_name, int targets_fd, std::string targets_name,
+                               LineLimit limit, std::function<void(const std::string&)> warn)
+    : sources_fd_(sources_fd), targets_fd_(targets_fd), sources_name_(std::move(sources_name)),
+      targets_name_(std::move(targets_name)), limit_(limit), warn_(std::move(warn)) {}
+
+void FilePairPasses::rewind() {
+    pairs_.reset();
+    for (int fd : {sources_fd_, targets_fd_})
+        if (fd >= 0 && ::lseek(fd, 0, SEEK_SET) < 0)
+            throw Error((fd == sources_fd_ ? sources_name_ : targets_name_) +
+                        ": cannot read it again from the start: " + std::strerror(errno));
+    sources_ = std::make_unique<LineReader>(sources_fd_, sources_name_, limit_);
+    targets_.reset();
+    if (targets_fd_ >= 0) targets_ = std::make_unique<LineReader>(targets_fd_, targets_name_, limit_);
+    pairs_ = std::make_unique<PairReader>(*sources_, targets_.get(), sources_name_, targets_name_);
+    ++passes_;
+}
+
+bool FilePairPasses::next(std::string& source, std::string& target) {
+    if (!pairs_) rewind();
+    std::vector<std::string> warnings;
+    const bool more = pairs_->next(source, target, passes_ == 1 && warn_ ? &warnings : nullptr);
+    for (const auto& warning : warnings) warn_(warning);
+    return more;
 }
 
 Links attention_links(const TranslationResult& aligned, const LinkExtraction& extraction, const PairWords* words_given) {

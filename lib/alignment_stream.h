@@ -7,10 +7,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "text_input.h"
 #include "alignment_output.h"
+#include "statistical_aligner.h"
 #include "translator.h"
 #include "word_alignment.h"
 
@@ -37,6 +39,27 @@ private:
     LineReader* targets_;
     std::string sources_name_, targets_name_;
     int64_t line_number_ = 0;
+};
+
+// Pairs that the statistical aligner reads once per pass, from seekable
+// descriptors (seekable_input) rewound for each: as PairReader reads them
+// (two files, or "source ||| target" lines when targets_fd is -1), its
+// warnings given in the first pass only. The descriptors are not owned.
+class FilePairPasses : public PairPasses {
+public:
+    FilePairPasses(int sources_fd, std::string sources_name, int targets_fd, std::string targets_name,
+                   LineLimit limit, std::function<void(const std::string&)> warn);
+    void rewind() override;
+    bool next(std::string& source, std::string& target) override;
+
+private:
+    int sources_fd_, targets_fd_;
+    std::string sources_name_, targets_name_;
+    LineLimit limit_;
+    std::function<void(const std::string&)> warn_;
+    int passes_ = 0;
+    std::unique_ptr<LineReader> sources_, targets_;
+    std::unique_ptr<PairReader> pairs_;
 };
 
 // How attention becomes links.

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "error.h"
@@ -24,6 +25,40 @@ int open_input(const std::string& path) {
         throw Error(path + ": is a directory");
     }
     return fd;
+}
+
+int seekable_input(int fd, const std::string& name) {
+    struct stat st;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && ::lseek(fd, 0, SEEK_CUR) >= 0) return fd;
+    const char* tmpdir = std::getenv("TMPDIR");
+    const std::string directory = tmpdir && *tmpdir ? tmpdir : "/tmp";
+    const int copy = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (copy < 0)
+        throw Error(directory + ": cannot create a temporary file to keep " + name + " for reading again: " +
+                    std::strerror(errno));
+    char chunk[64 * 1024];
+    for (;;) {
+        const ssize_t n = ::read(fd, chunk, sizeof chunk);
+        if (n == 0) break;
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int error = errno;
+            ::close(copy);
+            throw Error(name + ": cannot read: " + std::strerror(error));
+        }
+        for (ssize_t written = 0; written < n;) {
+            const ssize_t w = ::write(copy, chunk + written, static_cast<size_t>(n - written));
+            if (w < 0 && errno == EINTR) continue;
+            if (w <= 0) {
+                const int error = errno;
+                ::close(copy);
+                throw Error(directory + ": cannot keep a copy of " + name + ": " + std::strerror(error));
+            }
+            written += w;
+        }
+    }
+    ::lseek(copy, 0, SEEK_SET);
+    return copy;
 }
 
 namespace {

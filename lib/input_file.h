@@ -18,6 +18,14 @@ class Sha256;
 // directory" or "PATH: cannot open: reason". The caller closes the result.
 int open_input(const std::string& path);
 
+// An input that can be read more than once: fd itself when it is a regular
+// file (rewound with lseek), else a copy of all it delivers (stdin, a pipe,
+// a FIFO) in a temporary file that is already unlinked, so nothing is left
+// behind. The copy goes to $TMPDIR (default /tmp). Throws nmt::Error naming
+// `name` or the temporary directory. Closing the result is the caller's (it
+// is fd itself for a regular file).
+int seekable_input(int fd, const std::string& name);
+
 // The whole of a small file (a config, a SentencePiece model). Throws
 // nmt::Error "PATH: larger than N bytes; not WHAT?" past max_bytes.
 std::string read_small_file(const std::string& path, size_t max_bytes, const std::string& what);

@@ -112,21 +112,62 @@ double StatisticalAligner::translation(int source, int target) const {
     return it == row.end() ? kFloor : std::max(it->second, kFloor);
 }
 
-void StatisticalAligner::train(const std::vector<std::string>& sources, const std::vector<std::string>& targets) {
+PairsInMemory::PairsInMemory(const std::vector<std::string>& sources, const std::vector<std::string>& targets)
+    : sources_(sources), targets_(targets) {
     if (sources.size() != targets.size()) throw Error("statistical aligner: as many targets as sources are needed");
-    std::vector<Sentence> f, e;
-    for (size_t k = 0; k < sources.size(); ++k) {
-        f.push_back(source_ids(sources[k]));
-        e.push_back(target_ids(targets[k]));
-    }
-    // Uniform start: every target word equally likely from every source word.
-    table_.assign(source_vocab_.size() + 1, {});
-    const double uniform = 1.0 / std::max<size_t>(1, target_vocab_.size());
-    for (size_t k = 0; k < f.size(); ++k)
-        for (int target : e[k]) {
-            table_[0][target] = uniform;
-            for (int source : f[k]) table_[source][target] = uniform;
+}
+
+bool PairsInMemory::next(std::string& source, std::string& target) {
+    if (next_ >= sources_.size()) return false;
+    source = sources_[next_];
+    target = targets_[next_];
+    ++next_;
+    return true;
+}
+
+namespace {
+
+// The same pairs with the sides exchanged: the backward direction.
+class FlippedPairs : public PairPasses {
+public:
+    explicit FlippedPairs(PairPasses& pairs) : pairs_(pairs) {}
+    void rewind() override { pairs_.rewind(); }
+    bool next(std::string& source, std::string& target) override { return pairs_.next(target, source); }
+
+private:
+    PairPasses& pairs_;
+};
+
+}  // namespace
+
+void StatisticalAligner::train(const std::vector<std::string>& sources, const std::vector<std::string>& targets) {
+    PairsInMemory pairs(sources, targets);
+    train(pairs);
+}
+
+void StatisticalAligner::train(PairPasses& pairs, const AlignerProgressSink& progress) {
+    // First pass: the vocabularies, and a uniform start over the pairs of
+    // words that occur together (every target word equally likely from
+    // every source word it meets); the count of target words is known only
+    // at the end, so entries are set to 1 and scaled after.
+    source_vocab_.clear();
+    target_vocab_.clear();
+    table_.assign(1, {});
+    int64_t pair_count = 0, target_words = 0;
+    pairs.rewind();
+    for (std::string source, target; pairs.next(source, target);) {
+        const Sentence f = source_ids(source), e = target_ids(target);
+        if (table_.size() < source_vocab_.size() + 1) table_.resize(source_vocab_.size() + 1);
+        for (int t : e) {
+            table_[0][t] = 1;
+            for (int s : f) table_[s][t] = 1;
         }
+        ++pair_count;
+        target_words += static_cast<int64_t>(e.size());
+    }
+    const double uniform = 1.0 / std::max<size_t>(1, target_vocab_.size());
+    for (auto& row : table_)
+        for (auto& entry : row) entry.second = uniform;
 
     const double p0 = options_.null_probability;
     std::vector<double> prior, posterior;
@@ -136,25 +177,28 @@ void StatisticalAligner::train(const std::vector<std::string>& sources, const st
         // each (i, m, n), whose prior expectation of h depends on λ.
         double log_likelihood = 0, posterior_feature = 0, aligned_mass = 0;
         std::unordered_map<uint64_t, double> mass_at;
-        for (size_t k = 0; k < f.size(); ++k) {
-            const int n = static_cast<int>(f[k].size()), m = static_cast<int>(e[k].size());
+        pairs.rewind();
+        for (std::string source, target; pairs.next(source, target);) {
+            const Sentence f = known_source_ids(source), e = known_target_ids(target);
+            const int n = static_cast<int>(f.size()), m = static_cast<int>(e.size());
             if (n == 0 || m == 0) continue;
             for (int i = 1; i <= m; ++i) {
-                const int target = e[k][i - 1];
+                const int target_word = e[i - 1];
+                if (target_word < 0) continue;  // unseen in the first pass: the file changed under us
                 diagonal_prior(i, m, n, tension_, prior);
                 posterior.assign(n + 1, 0.0);
-                posterior[0] = p0 * translation(0, target);
+                posterior[0] = p0 * translation(0, target_word);
                 double total = posterior[0];
                 for (int j = 1; j <= n; ++j) {
-                    posterior[j] = (1 - p0) * prior[j] * translation(f[k][j - 1], target);
+                    posterior[j] = (1 - p0) * prior[j] * translation(f[j - 1], target_word);
                     total += posterior[j];
                 }
                 log_likelihood += std::log(total);
-                counts[0][target] += posterior[0] / total;
+                counts[0][target_word] += posterior[0] / total;
                 double word_mass = 0, word_feature = 0;
                 for (int j = 1; j <= n; ++j) {
                     const double p = posterior[j] / total;
-                    counts[f[k][j - 1]][target] += p;
+                    if (f[j - 1] >= 0) counts[f[j - 1]][target_word] += p;
                     word_mass += p;
                     word_feature += p * feature(i, j, m, n);
                 }
@@ -197,6 +241,8 @@ void StatisticalAligner::train(const std::vector<std::string>& sources, const st
                 tension_ = std::clamp(tension_ + gradient / curvature, 0.0, 50.0);
             }
         }
+        if (progress)
+            progress({iteration + 1, options_.iterations, pair_count, target_words, log_likelihood_, tension_});
     }
 }
 
@@ -224,19 +270,32 @@ Links StatisticalAligner::align(const std::string& source, const std::string& ta
     return links;
 }
 
+void align_statistically(PairPasses& pairs, Symmetrization method, const std::function<void(const Links&)>& write,
+                         const StatisticalAlignerOptions& options,
+                         const std::function<void(bool backward, const AlignerProgress&)>& progress) {
+    StatisticalAligner forward(options), backward(options);
+    FlippedPairs flipped(pairs);
+    forward.train(pairs, [&](const AlignerProgress& p) {
+        if (progress) progress(false, p);
+    });
+    backward.train(flipped, [&](const AlignerProgress& p) {
+        if (progress) progress(true, p);
+    });
+    pairs.rewind();
+    for (std::string source, target; pairs.next(source, target);) {
+        Links turned;
+        for (const auto& [t, s] : backward.align(target, source)) turned.emplace_back(s, t);
+        write(symmetrize(forward.align(source, target), turned, method));
+    }
+}
+
 std::vector<Links> align_statistically(const std::vector<std::string>& sources,
                                        const std::vector<std::string>& targets, Symmetrization method,
                                        const StatisticalAlignerOptions& options) {
-    StatisticalAligner forward(options), backward(options);
-    forward.train(sources, targets);
-    backward.train(targets, sources);
+    PairsInMemory pairs(sources, targets);
     std::vector<Links> out;
     out.reserve(sources.size());
-    for (size_t k = 0; k < sources.size(); ++k) {
-        Links turned;
-        for (const auto& [t, s] : backward.align(targets[k], sources[k])) turned.emplace_back(s, t);
-        out.push_back(symmetrize(forward.align(sources[k], targets[k]), turned, method));
-    }
+    align_statistically(pairs, method, [&](const Links& links) { out.push_back(links); }, options);
     return out;
 }
 

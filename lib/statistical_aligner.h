@@ -14,6 +14,8 @@
 // (fast_align's -o). Links are each target word's most probable source word
 // (none when NULL is more probable).
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,11 +32,45 @@ struct StatisticalAlignerOptions {
     double alpha = 0.01;  // the Dirichlet prior on t (variational Bayes); 0 = plain maximum likelihood
 };
 
+// Sentence pairs read from the first again for every pass: EM reads the
+// corpus once per iteration instead of keeping it, so that memory holds the
+// probability tables, which grow with the vocabularies, and not the corpus.
+class PairPasses {
+public:
+    virtual ~PairPasses() = default;
+    virtual void rewind() = 0;  // the next pair is the first again
+    virtual bool next(std::string& source, std::string& target) = 0;
+};
+
+// Pairs held by the caller.
+class PairsInMemory : public PairPasses {
+public:
+    PairsInMemory(const std::vector<std::string>& sources, const std::vector<std::string>& targets);
+    void rewind() override { next_ = 0; }
+    bool next(std::string& source, std::string& target) override;
+
+private:
+    const std::vector<std::string>& sources_;
+    const std::vector<std::string>& targets_;
+    size_t next_ = 0;
+};
+
+// After each EM iteration: which, and how well the model now explains the pairs.
+struct AlignerProgress {
+    int iteration = 0, iterations = 0;  // 1-based
+    int64_t pairs = 0, target_words = 0;
+    double log_likelihood = 0;  // of the whole corpus, at this iteration's E step
+    double tension = 0;         // λ after this iteration
+};
+using AlignerProgressSink = std::function<void(const AlignerProgress&)>;
+
 class StatisticalAligner {
 public:
     explicit StatisticalAligner(StatisticalAlignerOptions options = {});
 
-    // Whitespace-separated words, one sentence pair per element.
+    // Whitespace-separated words, one sentence pair per element; the corpus
+    // is read options.iterations + 1 times.
+    void train(PairPasses& pairs, const AlignerProgressSink& progress = {});
     void train(const std::vector<std::string>& sources, const std::vector<std::string>& targets);
     Links align(const std::string& source, const std::string& target) const;
 
@@ -57,7 +93,12 @@ private:
 };
 
 // Both directions trained on the pairs (source→target, and target→source
-// with its links turned round), then symmetrised: one alignment per pair.
+// with its links turned round), then symmetrised: `write` receives one
+// alignment per pair, in order, in a last pass. `progress` hears each
+// direction's iterations (forward first).
+void align_statistically(PairPasses& pairs, Symmetrization method, const std::function<void(const Links&)>& write,
+                         const StatisticalAlignerOptions& options = {},
+                         const std::function<void(bool backward, const AlignerProgress&)>& progress = {});
 std::vector<Links> align_statistically(const std::vector<std::string>& sources,
                                        const std::vector<std::string>& targets, Symmetrization method,
                                        const StatisticalAlignerOptions& options = {});

@@ -105,6 +105,12 @@ sed 's/the/le/; s/cat/chat/; s/dog/chien/; s/sat/assis/; s/^a /un /; s/ran/couru
 nmt align --statistical -i "$TMP/stat.src" -r "$TMP/stat.trg" >"$TMP/stat.align"
 expect_eq "statistical lines" 32 "$(wc -l <"$TMP/stat.align")"
 expect_eq "statistical links" "0-0 1-1 2-2" "$(sort -u "$TMP/stat.align")"
+# Read once per EM iteration: a pipe is kept in a temporary file first, and
+# gives what the file gives; each iteration of each direction is reported.
+cat "$TMP/stat.trg" | nmt align --statistical -i "$TMP/stat.src" -r - >"$TMP/stat-pipe.align" 2>"$TMP/stat.err"
+cmp -s "$TMP/stat.align" "$TMP/stat-pipe.align" || fail "--statistical from a pipe differs from the file"
+expect_eq "EM progress lines" 10 "$(grep -c 'EM iteration [1-5] of 5: log-likelihood' "$TMP/stat.err")"
+grep -q 'target to source: EM iteration 5 of 5' "$TMP/stat.err" || fail "no backward progress: $(cat "$TMP/stat.err")"
 expect_one_error "--statistical with a model" "--statistical aligns without a model" \
     nmt align --statistical -m "$TMP/model.nmt" -i "$TMP/stat.src" -r "$TMP/stat.trg"
 
