@@ -4,6 +4,9 @@
 #
 # Usage: tools/evaluate_alignment.sh [DATA_DIR] [NMT]
 #   DATA_DIR: the shared data (default ../shared/data); NMT: default build/nmt.
+#   EN_FR_MODELS, FR_EN_MODELS: the models whose attention is scored (default
+#   the shipped general and caption models); a French-English model aligns
+#   the pairs the other way, and its links are turned round.
 # The statistical aligner is trained on Multi30k's training pairs plus the
 # whole validation set, as fast_align is run on the data it aligns.
 set -euo pipefail
@@ -30,20 +33,32 @@ for h in intersect grow-diag-final-and union; do
     sed -n "$((train_lines + 1)),$((train_lines + 100))p" "$work/stat.align" >"$work/stat.100"
     score "statistical, $h" "$work/stat.100"
 done
-for model in en-fr en-fr.captions; do
-    [[ -f models/$model.nmt ]] || continue
-    "$nmt" align -q -m "models/$model.nmt" -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
-    score "$model attention" "$work/a"
-    "$nmt" align -q -m "models/$model.nmt" --shifted -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
-    score "$model attention, shifted" "$work/a"
-    "$nmt" align -q -m "models/$model.nmt" --align-threshold 0.3 -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
-    score "$model attention, threshold 0.3" "$work/a"
-    for reverse in fr-en fr-en.captions; do
-        [[ -f models/$reverse.nmt ]] || continue
+en_fr_models=${EN_FR_MODELS:-models/en-fr.nmt models/en-fr.captions.nmt}
+fr_en_models=${FR_EN_MODELS:-models/fr-en.nmt models/fr-en.captions.nmt}
+turn_round() { awk '{ for (k = 1; k <= NF; k++) { split($k, p, "-"); $k = p[2] "-" p[1] } print }'; }
+for model in $en_fr_models; do
+    [[ -f $model ]] || continue
+    name=$(basename "$model" .nmt)
+    "$nmt" align -q -m "$model" -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$name attention" "$work/a"
+    "$nmt" align -q -m "$model" --shifted -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$name attention, shifted" "$work/a"
+    "$nmt" align -q -m "$model" --align-threshold 0.3 -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    score "$name attention, threshold 0.3" "$work/a"
+    for reverse in $fr_en_models; do
+        [[ -f $reverse ]] || continue
         for h in intersect grow-diag-final-and; do
-            "$nmt" align -q -m "models/$model.nmt" --reverse-model "models/$reverse.nmt" --symmetrize "$h" \
+            "$nmt" align -q -m "$model" --reverse-model "$reverse" --symmetrize "$h" \
                 -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
-            score "$model + $reverse, $h" "$work/a"
+            score "$name + $(basename "$reverse" .nmt), $h" "$work/a"
         done
     done
+done
+for model in $fr_en_models; do
+    [[ -f $model ]] || continue
+    name=$(basename "$model" .nmt)
+    "$nmt" align -q -m "$model" -i "$work/val.fr" -r "$work/val.en" | turn_round >"$work/a"
+    score "$name attention" "$work/a"
+    "$nmt" align -q -m "$model" --align-threshold 0.3 -i "$work/val.fr" -r "$work/val.en" | turn_round >"$work/a"
+    score "$name attention, threshold 0.3" "$work/a"
 done

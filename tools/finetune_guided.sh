@@ -27,21 +27,9 @@ data=${3:-runs/data/general.en-$foreign}
 out=${4:-runs}
 nmt=${5:-build/nmt}
 shift $(( $# < 5 ? $# : 5 ))
-mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 
-# English always first, so that one file serves both directions.
-alignment=$out/general.en-$foreign.align
-if [[ ! -s $alignment ]]; then
-    "$nmt" align --statistical -i "$data/train.en" -r "$data/train.$foreign" -o "$alignment.tmp"
-    mv "$alignment.tmp" "$alignment"
-fi
-guide=$alignment
-if [[ $src != en ]]; then  # links i-j read source word first: turn them round
-    guide=$out/general.$src-$trg.align
-    [[ -s $guide ]] || awk '{ for (k = 1; k <= NF; k++) { split($k, p, "-"); $k = p[2] "-" p[1] } print }' \
-        "$alignment" >"$guide"
-fi
+guide=$(tools/make_guided_alignment.sh "$direction" "$data" "$out" "$nmt")
 
 exec "$nmt" train --pretrained-model "$model" \
     --train-source "$data/train.$src" --train-target "$data/train.$trg" \
