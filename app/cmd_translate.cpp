@@ -69,7 +69,9 @@ void check_search_memory(const ModelConfig& config, const SearchOptions& search,
 
 void run(TranslateCommand& o) {
     if (o.list_models) {
-        print_model_list(stdout);
+        const auto models = installed_models();
+        if (models.empty()) std::printf("no models installed (searched $NMT_MODELS and models/ directories)\n");
+        for (const auto& m : models) std::printf("%s\t%s\n", m.name().c_str(), m.path.c_str());
         return;
     }
     set_threads(o.threads);
@@ -100,12 +102,17 @@ void run(TranslateCommand& o) {
     s.alignments = alignments.get();
     s.svg_directory = o.svg_directory;
     s.split_sentences = !o.no_split;
-    s.warnings = !o.quiet;
-    s.progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);
+    if (!o.quiet) s.warn = [](const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); };
+    const bool progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);  // files, on a terminal
+    if (progress)
+        s.progress = [](const StreamStats& so_far) {
+            std::fprintf(stderr, "\r%lld lines, %.1f lines/s", static_cast<long long>(so_far.lines),
+                         so_far.lines / so_far.seconds);
+        };
     const StreamStats stats = translate_stream(translator, reader, output.get(), s);
     if (fd != STDIN_FILENO) ::close(fd);
-    if (s.progress)
-        std::fprintf(stderr, "translated %lld lines in %.2f s (%.1f lines/s, %.0f target tokens/s)\n",
+    if (progress)
+        std::fprintf(stderr, "\ntranslated %lld lines in %.2f s (%.1f lines/s, %.0f target tokens/s)\n",
                      static_cast<long long>(stats.lines), stats.seconds, stats.lines / stats.seconds,
                      stats.target_tokens / stats.seconds);
 }

@@ -119,11 +119,4 @@ std::string resolve_model(const std::string& model, const std::string& from, con
     return model.empty() ? choose_model(installed_models(), from, to, domain) : model;
 }
 
-void print_model_list(std::FILE* out) {
-    const auto models = installed_models();
-    if (models.empty()) std::fprintf(out, "no models installed (searched $NMT_MODELS and models/ directories)\n");
-    for (const auto& m : models)
-        std::fprintf(out, "%s\t%s\n", m.name().c_str(), m.path.c_str());
-}
-
 }  // namespace nmt

@@ -6,7 +6,6 @@
 // <binary dir>/models, <binary dir>/../models (a build directory inside the
 // source tree), and the source tree's models/ this binary was built from.
 #pragma once
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -34,7 +33,5 @@ std::string choose_model(const std::vector<InstalledModel>& models, const std::s
 // `model` when given; otherwise choose_model among installed_models().
 std::string resolve_model(const std::string& model, const std::string& from, const std::string& to,
                           const std::string& domain = "");
-
-void print_model_list(std::FILE* out);
 
 }  // namespace nmt

@@ -111,15 +111,12 @@ StreamStats translate_stream(Translator& translator, LineReader& input, std::FIL
         }
         flush(output, "translations");
         if (options.alignments) flush(options.alignments, "alignments");
-        if (options.warnings)
-            for (const auto& w : warnings) std::fprintf(stderr, "nmt: warning: %s\n", w.c_str());
+        if (options.warn)
+            for (const auto& w : warnings) options.warn(w);
         stats.lines += lines.size();
-        if (options.progress) {
-            const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-            std::fprintf(stderr, "\r%lld lines, %.1f lines/s", static_cast<long long>(stats.lines), stats.lines / s);
-        }
+        stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (options.progress) options.progress(stats);
     }
-    if (options.progress) std::fprintf(stderr, "\n");
     stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return stats;
 }

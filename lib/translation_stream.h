@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "text_input.h"
@@ -14,13 +15,21 @@ namespace nmt {
 
 enum class OutputFormat { Text, NBest, JsonLines };
 
+struct StreamStats {
+    int64_t lines = 0;
+    int64_t target_tokens = 0;
+    double seconds = 0;
+};
+
 struct StreamOptions {
     TranslateOptions translate;
     OutputFormat format = OutputFormat::Text;
     std::FILE* alignments = nullptr;  // JSON Lines of alignment objects, when wanted
     std::string svg_directory;        // one heatmap per non-empty line, when wanted
-    bool warnings = true;             // repaired/cropped lines reported on stderr
-    bool progress = false;            // a progress line on stderr (for files on a terminal)
+    // Repaired or cropped lines ("line 7: ..."), after each chunk; none when empty.
+    std::function<void(const std::string&)> warn;
+    // The running totals after each chunk is written (a progress display).
+    std::function<void(const StreamStats&)> progress;
     // A line of several sentences is translated sentence by sentence and
     // rejoined (lib/sentence_translation.h). Not with n-best lists (n_best > 1),
     // which would have to be combined across sentences: those lines are
@@ -28,12 +37,6 @@ struct StreamOptions {
     bool split_sentences = true;
     int max_chunk_lines = 512;  // and at most about as many sentences
     size_t max_chunk_bytes = size_t(4) << 20;  // a chunk ends after the line that passes this
-};
-
-struct StreamStats {
-    int64_t lines = 0;
-    int64_t target_tokens = 0;
-    double seconds = 0;
 };
 
 StreamStats translate_stream(Translator& translator, LineReader& input, std::FILE* output,
