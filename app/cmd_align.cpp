@@ -40,6 +40,38 @@ struct AlignCommand {
 
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
 
+// The pairs' inputs, -i (stdin by default) and -r when given: checked against
+// -o and the other inputs (models), opened, and closed when done.
+struct PairFiles {
+    PairFiles(const AlignCommand& o, std::vector<NamedFile> other_inputs) {
+        other_inputs.push_back(standard_or_file("-i", o.input, STDIN_FILENO, "stdin"));
+        if (!o.target.empty()) other_inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
+        refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, other_inputs);
+        if ((o.input.empty() || o.input == "-") && o.target == "-") throw Error("-i and -r cannot both be stdin");
+        source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
+        target_name = o.target == "-" ? "stdin" : o.target;
+        source_fd = open_or_stdin(o.input);
+        target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
+    }
+    ~PairFiles() {
+        for (int fd : {source_fd, target_fd})
+            if (fd > STDIN_FILENO) ::close(fd);
+    }
+    PairFiles(const PairFiles&) = delete;
+    PairFiles& operator=(const PairFiles&) = delete;
+
+    int source_fd = -1, target_fd = -1;  // target -1: "source ||| target" lines
+    std::string source_name, target_name;
+};
+
+// A line past a megabyte is cut there, as nmt translate cuts it.
+const LineLimit kLineLimit{size_t(1) << 20, LineLimit::Longer::Truncate};
+
+std::function<void(const std::string&)> stderr_warnings(bool quiet) {
+    if (quiet) return {};
+    return [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
+}
+
 // --statistical: no model; both directions trained on the pairs themselves,
 // reading them once per EM iteration (stdin or a pipe is first kept in a
 // temporary file), so memory holds the tables and not the corpus.
@@ -48,20 +80,11 @@ void run_statistical(const AlignCommand& o) {
         throw Error("--statistical aligns without a model: drop -m and --reverse-model");
     if (o.format != "pharaoh") throw Error("--statistical writes Pharaoh links only (--format jsonl needs a model)");
     if (!o.svg_directory.empty()) throw Error("--alignment-svg draws a model's attention: --statistical has none");
-    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")};
-    if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
-    refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
-    if ((o.input.empty() || o.input == "-") && (o.target == "-")) throw Error("-i and -r cannot both be stdin");
-    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
-    const std::string target_name = o.target == "-" ? "stdin" : o.target;
-    const int source_fd = open_or_stdin(o.input);
-    const int target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
-    const int sources = seekable_input(source_fd, source_name);
-    const int targets = target_fd < 0 ? -1 : seekable_input(target_fd, target_name);
-    std::function<void(const std::string&)> warn;
-    if (!o.quiet) warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
-    FilePairPasses pairs(sources, source_name, targets, target_name, LineLimit{size_t(1) << 20, LineLimit::Longer::Truncate},
-                         warn);
+    PairFiles files(o, {});
+    // Read once per pass: a pipe is kept in a temporary file first.
+    const int sources = seekable_input(files.source_fd, files.source_name);
+    const int targets = files.target_fd < 0 ? -1 : seekable_input(files.target_fd, files.target_name);
+    FilePairPasses pairs(sources, files.source_name, targets, files.target_name, kLineLimit, stderr_warnings(o.quiet));
     const auto start = std::chrono::steady_clock::now();
     auto progress = [&](bool backward, const AlignerProgress& p) {
         if (o.quiet) return;
@@ -83,9 +106,7 @@ void run_statistical(const AlignCommand& o) {
         {}, progress);
     if (std::fflush(output.get()) != 0)
         throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
-    for (int fd : {source_fd, target_fd})
-        if (fd > STDIN_FILENO) ::close(fd);
-    for (auto [copy, original] : {std::pair{sources, source_fd}, std::pair{targets, target_fd}})
+    for (auto [copy, original] : {std::pair{sources, files.source_fd}, std::pair{targets, files.target_fd}})
         if (copy != original) ::close(copy);  // a temporary copy of a pipe
 }
 
@@ -93,12 +114,9 @@ void run(const AlignCommand& o) {
     if (o.statistical) return run_statistical(o);
     set_threads(o.threads);
     const std::string model_path = resolve_model(o.model, o.from, o.to, "");
-    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}};
-    if (!o.target.empty()) inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
-    if (!o.reverse_model.empty()) inputs.push_back({"--reverse-model", o.reverse_model});
-    refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, inputs);
-    if ((o.input.empty() || o.input == "-") && (o.target == "-"))
-        throw Error("-i and -r cannot both be stdin");
+    std::vector<NamedFile> models = {{"-m", model_path}};
+    if (!o.reverse_model.empty()) models.push_back({"--reverse-model", o.reverse_model});
+    PairFiles files(o, models);
 
     const Model model = load_model(model_path);
     std::optional<Model> reverse;
@@ -125,6 +143,7 @@ void run(const AlignCommand& o) {
     options.symmetrization = parse_symmetrization(o.symmetrize);
     options.extraction.threshold = o.threshold;
     options.extraction.shifted = o.shifted;
+    options.warn = stderr_warnings(o.quiet);
     options.tokenized = o.tokenized;
     options.svg_directory = o.svg_directory;
     if (!o.svg_directory.empty()) {  // refused before any output, not at the first picture
@@ -132,20 +151,13 @@ void run(const AlignCommand& o) {
         std::filesystem::create_directories(o.svg_directory, error);
         if (error) throw Error("--alignment-svg " + o.svg_directory + ": cannot create directory: " + error.message());
     }
-    if (!o.quiet) options.warn = [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
 
-    const int source_fd = open_or_stdin(o.input);
-    const int target_fd = o.target.empty() ? -1 : open_or_stdin(o.target);
-    const LineLimit limit{size_t(1) << 20, LineLimit::Longer::Truncate};
-    const std::string source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
-    LineReader sources(source_fd, source_name, limit);
+    LineReader sources(files.source_fd, files.source_name, kLineLimit);
     std::optional<LineReader> targets;
-    if (target_fd >= 0) targets.emplace(target_fd, o.target == "-" ? "stdin" : o.target, limit);
-    PairReader pairs(sources, targets ? &*targets : nullptr, source_name, o.target);
+    if (files.target_fd >= 0) targets.emplace(files.target_fd, files.target_name, kLineLimit);
+    PairReader pairs(sources, targets ? &*targets : nullptr, files.source_name, files.target_name);
     File output = open_output(o.output);
     align_stream(forward, backward ? &*backward : nullptr, pairs, output.get(), options);
-    for (int fd : {source_fd, target_fd})
-        if (fd > STDIN_FILENO) ::close(fd);
 }
 
 }  // namespace
