@@ -134,12 +134,6 @@ Checkpoint load_checkpoint(const std::string& path) {
     } catch (const Error& e) {
         throw Error(path + ": " + e.what());
     }
-    auto take_bytes = [&](const char* name) {
-        auto it = file.tensors.find(name);
-        if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
-            throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
-        return Vocabulary(it->second.as_string(), path + ": " + name);
-    };
     auto take_float = [&](const std::string& name, const Shape& shape) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
@@ -152,11 +146,14 @@ Checkpoint load_checkpoint(const std::string& path) {
         file.tensors.erase(it);
         return t;
     };
-    Vocabulary source = take_bytes("vocab.source");
-    Vocabulary target = take_bytes("vocab.target");
-    if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
-        throw Error(path + ": embedded vocabularies do not match the configuration's sizes");
-    Model model{config, {}, std::move(source), std::move(target), provenance};
+    // Checked as F32 here: a checkpoint keeps full precision, which
+    // take_model, shared with model files, does not ask of them.
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        auto it = file.tensors.find(name);
+        if (it != file.tensors.end() && it->second.dtype != DType::F32)
+            throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", a checkpoint holds F32");
+    }
+    Model model = take_model(path, config, provenance, nlohmann::json::object(), file);
     AdamOptions options;
     Adam adam;
     try {
@@ -172,7 +169,6 @@ Checkpoint load_checkpoint(const std::string& path) {
     const bool averaged = file.tensors.count("average." + parameter_shapes(config).begin()->first) > 0;
     ParameterAverage average;
     for (const auto& [name, shape] : parameter_shapes(config)) {
-        model.parameters.emplace(name, take_float(name, shape));
         adam.first_moments.emplace(name, take_float("adam.m." + name, shape));
         adam.second_moments.emplace(name, take_float("adam.v." + name, shape));
         if (averaged) average.values.emplace(name, take_float("average." + name, shape));

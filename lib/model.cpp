@@ -211,9 +211,16 @@ Model load_model(const std::string& path) {
         shapes = parameter_shapes(header.config);
         check_model_table(path, table, shapes);
     });
-    const ModelConfig& config = header.config;
+    return take_model(path, header.config, header.provenance, header.decoding, file);
+}
+
+Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
+                 nlohmann::json decoding, SafetensorsFile& file) {
     auto take_vocab = [&](const char* name) {
-        return Vocabulary(file.tensors.at(name).as_string(), path + ": " + name);
+        auto it = file.tensors.find(name);
+        if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
+            throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
+        return Vocabulary(it->second.as_string(), path + ": " + name);
     };
     Vocabulary source = take_vocab("vocab.source");
     Vocabulary target = take_vocab("vocab.target");
@@ -226,15 +233,20 @@ Model load_model(const std::string& path) {
     if (config.tied_source_embeddings && source.serialized() != target.serialized())
         throw Error(path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores "
                            "one joint SentencePiece model twice: one of them is damaged");
-    Model model{config, {}, std::move(source), std::move(target), header.provenance, header.decoding};
-    for (const auto& [name, shape] : shapes) {
+    Model model{config, {}, std::move(source), std::move(target), std::move(provenance), std::move(decoding)};
+    for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);
-        model.parameters.emplace(name, it->second.to_float());
+        if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
+        if (it->second.shape != shape)
+            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
+                        ", the configuration expects " + shape_to_string(shape));
+        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+        Tensor values = it->second.to_float();
         file.tensors.erase(it);  // free the raw copy as we go
-    }
-    for (const auto& [name, t] : model.parameters)
-        for (float v : t.values)
+        for (float v : values.values)
             if (!std::isfinite(v)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
+        model.parameters.emplace(name, std::move(values));
+    }
     return model;
 }
 

@@ -42,4 +42,13 @@ Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_voc
 void save_model(const std::string& path, const Model& model, DType storage = DType::F32);
 Model load_model(const std::string& path);
 
+// What a model file and a training checkpoint share, for both readers: the
+// embedded vocabularies ("vocab.source", "vocab.target": sizes as the
+// configuration says, one joint model stored twice when source embeddings
+// are tied) and every parameter of `config` (present, of its shape, a float
+// type, finite), taken out of `file` as they are converted. Throws
+// nmt::Error naming `path` and the problem.
+Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
+                 nlohmann::json decoding, SafetensorsFile& file);
+
 }  // namespace nmt

@@ -364,6 +364,12 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     const auto model_path = training_path("plain.nmt").string();
     save_model(model_path, model);
     CHECK(error_of([&] { load_checkpoint(model_path); }).find("not an nmt training checkpoint") != std::string::npos);
+
+    // A checkpoint is checked as a model file is (one reader for both): a
+    // weight that is not finite.
+    model.parameters.begin()->second.values[3] = NAN;
+    save_checkpoint(path, model, adam, ParameterAverage{}, state);
+    CHECK(error_of([&] { load_checkpoint(path); }).find("contains NaN or infinity") != std::string::npos);
 }
 
 TEST_CASE("training loop: a run lock is exclusive while held and free once released") {
