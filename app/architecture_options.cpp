@@ -1,6 +1,6 @@
 #include "architecture_options.h"
 
-#include "error.h"
+#include "core/error.h"
 
 namespace nmt::app {
 

@@ -4,8 +4,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "model.h"
-#include "model_config.h"
+#include "model/model.h"
+#include "model/model_config.h"
 
 namespace nmt::app {
 

@@ -14,15 +14,15 @@
 #include <optional>
 #include <string>
 
-#include "alignment_output.h"
-#include "alignment_stream.h"
+#include "decode/alignment_output.h"
+#include "align/alignment_stream.h"
 #include "commands.h"
-#include "error.h"
-#include "input_file.h"
-#include "model_catalog.h"
-#include "onednn_context.h"
-#include "output_file.h"
-#include "statistical_aligner.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "model/model_catalog.h"
+#include "core/onednn_context.h"
+#include "io/output_file.h"
+#include "align/statistical_aligner.h"
 #include "stream_files.h"
 
 namespace nmt::app {

@@ -5,8 +5,8 @@
 
 #include "architecture_options.h"
 #include "commands.h"
-#include "model_averaging.h"
-#include "output_file.h"
+#include "train/model_averaging.h"
+#include "io/output_file.h"
 
 namespace nmt::app {
 

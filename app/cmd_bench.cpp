@@ -4,16 +4,16 @@
 #include <iostream>
 #include <sstream>
 
-#include "adam.h"
-#include "batching.h"
+#include "train/adam.h"
+#include "train/batching.h"
 #include "commands.h"
-#include "corpus.h"
-#include "error.h"
-#include "input_file.h"
-#include "onednn_context.h"
-#include "text_input.h"
-#include "training_graph.h"
-#include "translator.h"
+#include "train/corpus.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "core/onednn_context.h"
+#include "io/text_input.h"
+#include "train/training_graph.h"
+#include "decode/translator.h"
 
 namespace nmt::app {
 

@@ -2,7 +2,7 @@
 #include <iostream>
 
 #include "commands.h"
-#include "model.h"
+#include "model/model.h"
 
 namespace nmt::app {
 

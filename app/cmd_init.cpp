@@ -3,9 +3,9 @@
 
 #include "architecture_options.h"
 #include "commands.h"
-#include "error.h"
-#include "model.h"
-#include "output_file.h"
+#include "core/error.h"
+#include "model/model.h"
+#include "io/output_file.h"
 
 namespace nmt::app {
 

@@ -8,14 +8,14 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "bleu.h"
-#include "chrf.h"
+#include "eval/bleu.h"
+#include "eval/chrf.h"
 #include "commands.h"
-#include "error.h"
-#include "input_file.h"
-#include "number_text.h"
-#include "score_tokenizers.h"
-#include "word_alignment.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "core/number_text.h"
+#include "eval/score_tokenizers.h"
+#include "align/word_alignment.h"
 
 namespace nmt::app {
 

@@ -14,19 +14,19 @@
 #include <nlohmann/json.hpp>
 
 #include "architecture_options.h"
-#include "checkpoint.h"
-#include "communicator.h"
+#include "train/checkpoint.h"
+#include "train/communicator.h"
 #include "commands.h"
 #include "config_file.h"
-#include "error.h"
-#include "input_file.h"
-#include "onednn_context.h"
-#include "output_file.h"
-#include "run_lock.h"
-#include "sha256.h"
-#include "trainer.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "core/onednn_context.h"
+#include "io/output_file.h"
+#include "train/run_lock.h"
+#include "core/sha256.h"
+#include "train/trainer.h"
 #ifdef NMT_MPI
-#include "mpi/mpi_communicator.h"
+#include "train/mpi/mpi_communicator.h"
 #endif
 
 namespace nmt::app {

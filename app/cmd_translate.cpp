@@ -8,13 +8,13 @@
 #include <string>
 
 #include "commands.h"
-#include "error.h"
-#include "input_file.h"
-#include "model_catalog.h"
-#include "onednn_context.h"
-#include "output_file.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "model/model_catalog.h"
+#include "core/onednn_context.h"
+#include "io/output_file.h"
 #include "stream_files.h"
-#include "translation_stream.h"
+#include "decode/translation_stream.h"
 
 namespace nmt::app {
 

@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "commands.h"
-#include "output_file.h"
-#include "vocab_training.h"
+#include "io/output_file.h"
+#include "model/vocab_training.h"
 
 namespace nmt::app {
 

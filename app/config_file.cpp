@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.h"
-#include "input_file.h"
+#include "core/error.h"
+#include "io/input_file.h"
 
 namespace nmt::app {
 

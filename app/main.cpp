@@ -4,7 +4,7 @@
 #include <string>
 
 #include "commands.h"
-#include "error.h"
+#include "core/error.h"
 
 namespace {
 

@@ -3,7 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "error.h"
+#include "core/error.h"
 
 namespace nmt::app {
 

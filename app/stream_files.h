@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "output_file.h"
+#include "io/output_file.h"
 
 namespace nmt::app {
 

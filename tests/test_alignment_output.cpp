@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "alignment_output.h"
-#include "alignment_svg.h"
+#include "decode/alignment_output.h"
+#include "decode/alignment_svg.h"
 
 using namespace nmt;
 

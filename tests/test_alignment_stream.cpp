@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "alignment_stream.h"
-#include "error.h"
+#include "align/alignment_stream.h"
+#include "core/error.h"
 
 using namespace nmt;
 

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <functional>
 
-#include "beam_search.h"
-#include "decoder_steps.h"
-#include "encoder.h"
-#include "fast_math.h"
-#include "random.h"
+#include "decode/beam_search.h"
+#include "decode/decoder_steps.h"
+#include "layers/encoder.h"
+#include "core/fast_math.h"
+#include "core/random.h"
 #include "reference.h"
 #include "test_support.h"
 

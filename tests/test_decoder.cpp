@@ -3,9 +3,9 @@
 
 #include <cmath>
 
-#include "decoder.h"
-#include "encoder.h"
-#include "random.h"
+#include "layers/decoder.h"
+#include "layers/encoder.h"
+#include "core/random.h"
 #include "reference.h"
 #include "test_support.h"
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "distributed_training.h"
+#include "train/distributed_training.h"
 #include "test_support.h"
 
 using namespace nmt;

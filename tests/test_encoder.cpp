@@ -1,10 +1,10 @@
 // The oneDNN RNN layers and the batched, padded encoder against the plain-loop reference.
 #include <doctest/doctest.h>
 
-#include "encoder.h"
-#include "onednn_rnn.h"
+#include "layers/encoder.h"
+#include "layers/onednn_rnn.h"
 #include "reference.h"
-#include "random.h"
+#include "core/random.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "encoder.h"
-#include "error.h"
-#include "forced_decoding.h"
+#include "layers/encoder.h"
+#include "core/error.h"
+#include "decode/forced_decoding.h"
 #include "test_support.h"
-#include "translator.h"
+#include "decode/translator.h"
 
 using namespace nmt;
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "input_file.h"
-#include "sha256.h"
+#include "core/error.h"
+#include "io/input_file.h"
+#include "core/sha256.h"
 
 namespace {
 

@@ -7,12 +7,12 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "adam.h"
-#include "beam_search.h"
-#include "decoder_steps.h"
-#include "encoder.h"
+#include "train/adam.h"
+#include "decode/beam_search.h"
+#include "decode/decoder_steps.h"
+#include "layers/encoder.h"
 #include "test_support.h"
-#include "training_graph.h"
+#include "train/training_graph.h"
 
 using namespace nmt;
 

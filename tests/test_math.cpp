@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "fast_math.h"
-#include "gemm.h"
-#include "layer_norm.h"
+#include "core/fast_math.h"
+#include "core/gemm.h"
+#include "layers/layer_norm.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -6,11 +6,11 @@
 #include <cmath>
 #include <numeric>
 
-#include "minimum_risk.h"
-#include "random.h"
+#include "train/minimum_risk.h"
+#include "core/random.h"
 #include "test_support.h"
-#include "training_graph.h"
-#include "translator.h"
+#include "train/training_graph.h"
+#include "decode/translator.h"
 
 using namespace nmt;
 

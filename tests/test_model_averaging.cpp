@@ -3,10 +3,10 @@
 
 #include <fstream>
 
-#include "checkpoint.h"
-#include "model_averaging.h"
+#include "train/checkpoint.h"
+#include "train/model_averaging.h"
 #include "test_support.h"
-#include "trainer.h"
+#include "train/trainer.h"
 
 using namespace nmt;
 

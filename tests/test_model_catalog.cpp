@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "model_catalog.h"
+#include "core/error.h"
+#include "model/model_catalog.h"
 
 using namespace nmt;
 

@@ -7,9 +7,9 @@
 #include <functional>
 #include <unistd.h>
 
-#include "error.h"
-#include "safetensors.h"
-#include "translator.h"
+#include "core/error.h"
+#include "model/safetensors.h"
+#include "decode/translator.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "error.h"
-#include "output_file.h"
-#include "run_lock.h"
+#include "core/error.h"
+#include "io/output_file.h"
+#include "train/run_lock.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "alignment_output.h"
-#include "placeholders.h"
+#include "decode/alignment_output.h"
+#include "decode/placeholders.h"
 
 using namespace nmt;
 using Strings = std::vector<std::string>;

@@ -10,8 +10,8 @@
 #include <limits>
 #include <random>
 
-#include "error.h"
-#include "safetensors.h"
+#include "core/error.h"
+#include "model/safetensors.h"
 #include "test_support.h"
 
 namespace fs = std::filesystem;

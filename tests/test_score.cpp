@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "bleu.h"
-#include "chrf.h"
-#include "error.h"
-#include "score_tokenizers.h"
+#include "eval/bleu.h"
+#include "eval/chrf.h"
+#include "core/error.h"
+#include "eval/score_tokenizers.h"
 
 using namespace nmt;
 

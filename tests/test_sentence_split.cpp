@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "random.h"
-#include "sentence_split.h"
+#include "core/random.h"
+#include "decode/sentence_split.h"
 
 // Failed checks show the sentences, not {?}.
 namespace doctest {

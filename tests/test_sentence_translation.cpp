@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "alignment_output.h"
-#include "sentence_translation.h"
+#include "decode/alignment_output.h"
+#include "decode/sentence_translation.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "source_encoding.h"
+#include "core/error.h"
+#include "decode/source_encoding.h"
 #include "test_support.h"
 
 using namespace nmt;

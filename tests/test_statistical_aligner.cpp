@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "random.h"
-#include "statistical_aligner.h"
+#include "core/random.h"
+#include "align/statistical_aligner.h"
 
 using namespace nmt;
 

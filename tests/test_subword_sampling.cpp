@@ -7,9 +7,9 @@
 #include <fstream>
 #include <set>
 
-#include "batching.h"
-#include "corpus.h"
-#include "subword_sampling.h"
+#include "train/batching.h"
+#include "train/corpus.h"
+#include "train/subword_sampling.h"
 #include "test_support.h"
 
 using namespace nmt;

@@ -9,9 +9,9 @@
 #include <sentencepiece_trainer.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "random.h"
-#include "vocabulary.h"
+#include "core/error.h"
+#include "core/random.h"
+#include "model/vocabulary.h"
 
 namespace nmt::testing {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "model.h"
+#include "model/model.h"
 
 namespace nmt::testing {
 

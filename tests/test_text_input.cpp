@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "text_input.h"
+#include "io/text_input.h"
 
 using nmt::clean_line;
 using nmt::LineReader;

@@ -4,14 +4,14 @@
 
 #include <cmath>
 
-#include "adam.h"
-#include "cell_run.h"
-#include "decoder.h"
-#include "error.h"
-#include "encoder.h"
-#include "random.h"
+#include "train/adam.h"
+#include "layers/cell_run.h"
+#include "layers/decoder.h"
+#include "core/error.h"
+#include "layers/encoder.h"
+#include "core/random.h"
 #include "test_support.h"
-#include "training_graph.h"
+#include "train/training_graph.h"
 
 using namespace nmt;
 

@@ -11,15 +11,15 @@
 #include <set>
 #include <unistd.h>
 
-#include "adam.h"
-#include "batching.h"
-#include "checkpoint.h"
-#include "corpus.h"
-#include "error.h"
-#include "run_lock.h"
-#include "sha256.h"
+#include "train/adam.h"
+#include "train/batching.h"
+#include "train/checkpoint.h"
+#include "train/corpus.h"
+#include "core/error.h"
+#include "train/run_lock.h"
+#include "core/sha256.h"
 #include "test_support.h"
-#include "trainer.h"
+#include "train/trainer.h"
 
 using namespace nmt;
 namespace fs = std::filesystem;

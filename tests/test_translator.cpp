@@ -5,10 +5,10 @@
 #include <cmath>
 #include <set>
 
-#include "placeholders.h"
-#include "random.h"
+#include "decode/placeholders.h"
+#include "core/random.h"
 #include "test_support.h"
-#include "translator.h"
+#include "decode/translator.h"
 
 using namespace nmt;
 

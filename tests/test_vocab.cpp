@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
+#include "core/error.h"
 #include "test_support.h"
-#include "vocab_training.h"
-#include "vocabulary.h"
+#include "model/vocab_training.h"
+#include "model/vocabulary.h"
 
 namespace fs = std::filesystem;
 using nmt::VocabOptions;

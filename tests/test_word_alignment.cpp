@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "error.h"
-#include "word_alignment.h"
+#include "core/error.h"
+#include "align/word_alignment.h"
 
 using namespace nmt;
 

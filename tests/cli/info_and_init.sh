@@ -9,7 +9,7 @@ cli_test_setup "$@"
 make_model "$TMP"
 MODEL=$TMP/model.nmt
 # Parameters of this architecture (V=200 pieces, E=16, H=16 per direction,
-# C=2H=32, D=32, A=16; GRU: 3 gates), from the shapes in lib/model.cpp:
+# C=2H=32, D=32, A=16; GRU: 3 gates), from the shapes in lib/model/model.cpp:
 #   embeddings 2VE; encoder layer 1, both directions 2(3HE+3HH+3H); layer 2
 #   3CC+3CC+3C; decoder init CD+D; attention DA+CA+2A; decoder GRU on [E;C]
 #   3D(E+C)+3DD+3D; deep output (D+C+E)E+E; vocabulary projection EV+V.

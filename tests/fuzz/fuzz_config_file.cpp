@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "config_file.h"
-#include "error.h"
+#include "core/error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const nmt::app::ConfigFile file{"fuzz.conf", std::string(reinterpret_cast<const char*>(data), size)};

@@ -9,9 +9,9 @@
 #include <cstdlib>
 #include <string>
 
-#include "error.h"
-#include "model.h"
-#include "safetensors.h"
+#include "core/error.h"
+#include "model/model.h"
+#include "model/safetensors.h"
 
 namespace {
 

@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "bleu.h"
-#include "chrf.h"
-#include "error.h"
-#include "score_tokenizers.h"
+#include "eval/bleu.h"
+#include "eval/chrf.h"
+#include "core/error.h"
+#include "eval/score_tokenizers.h"
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
-#include "placeholders.h"
-#include "sentence_split.h"
-#include "source_encoding.h"
-#include "text_input.h"
-#include "vocabulary.h"
+#include "core/error.h"
+#include "decode/placeholders.h"
+#include "decode/sentence_split.h"
+#include "decode/source_encoding.h"
+#include "io/text_input.h"
+#include "model/vocabulary.h"
 
 namespace {
 

@@ -1,0 +1,36 @@
+// Placeholders and markup that a translation must carry over unchanged:
+// printf conversions (%s, %1$d, %-10s, %lu, %%), Qt/KDE arguments (%1),
+// Python named ones (%(name)s), braces ({}, {0}, {name}, ${var}), HTML and
+// Pango tags (<b>, </b>, <a href="...">), entities (&amp;) and URLs. A
+// message whose translation loses or garbles one breaks the program that
+// prints it, so the translator repairs what the model got wrong instead of
+// trusting it. tools/count_placeholders.py measures the same set.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "decode/alignment_output.h"
+
+namespace nmt {
+
+// The placeholders of `text`, in order of appearance.
+std::vector<std::string> find_placeholders(const std::string& text);
+
+// `translation` made to hold exactly the placeholders of `source`, each as
+// often (their order may differ: languages order words differently).
+// A placeholder the translation has and the source lacks (the model's
+// garbled copy, "%d" for "%s" or "{nom}" for "{name}") is replaced by the
+// next missing one; one left over is removed; a missing one left over is
+// inserted before the target word that attended most to the source word
+// holding it (`words`, when the attention matches the translation's words),
+// else at the end (at the start when the source starts with it). A
+// translation that already holds them is returned unchanged. The result
+// always holds exactly the source's placeholders: when an edit runs into the
+// text around it and matches as something else, the translation's own
+// placeholders are dropped and the source's put in as separate words, and
+// when even that fails (what is left of the translation forms placeholders
+// with them), the source itself is returned.
+std::string restore_placeholders(const std::string& source, const std::string& translation,
+                                 const WordAttention* words = nullptr);
+
+}  // namespace nmt

@@ -1,0 +1,45 @@
+// The translate loop: lines in, exactly one output per line out, in order.
+// It translates whatever input is already waiting as one chunk (a file or a
+// full pipe batches for throughput) but never waits for more than one line
+// (a line typed into a pipe is answered at once), and flushes after each chunk.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "io/text_input.h"
+#include "decode/translator.h"
+
+namespace nmt {
+
+enum class OutputFormat { Text, NBest, JsonLines };
+
+struct StreamStats {
+    int64_t lines = 0;
+    int64_t target_tokens = 0;
+    double seconds = 0;
+};
+
+struct StreamOptions {
+    TranslateOptions translate;
+    OutputFormat format = OutputFormat::Text;
+    std::FILE* alignments = nullptr;  // JSON Lines of alignment objects, when wanted
+    std::string svg_directory;        // one heatmap per non-empty line, when wanted
+    // Repaired or cropped lines ("line 7: ..."), after each chunk; none when empty.
+    std::function<void(const std::string&)> warn;
+    // The running totals after each chunk is written (a progress display).
+    std::function<void(const StreamStats&)> progress;
+    // A line of several sentences is translated sentence by sentence and
+    // rejoined (lib/decode/sentence_translation.h). Not with n-best lists (n_best > 1),
+    // which would have to be combined across sentences: those lines are
+    // translated whole.
+    bool split_sentences = true;
+    int max_chunk_lines = 512;  // and at most about as many sentences
+    size_t max_chunk_bytes = size_t(4) << 20;  // a chunk ends after the line that passes this
+};
+
+StreamStats translate_stream(Translator& translator, LineReader& input, std::FILE* output,
+                             const StreamOptions& options);
+
+}  // namespace nmt

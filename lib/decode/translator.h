@@ -1,0 +1,82 @@
+// Text in, TranslationResults out: SentencePiece encoding, cropping to the
+// model's limit, length-sorted batches, encoder, beam search, decoding back
+// to text. Results come back in input order whatever the batching.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "decode/beam_search.h"
+#include "layers/decoder.h"
+#include "layers/encoder.h"
+#include "model/model.h"
+#include "decode/translation_result.h"
+
+namespace nmt {
+
+struct TranslateOptions {
+    SearchOptions search;
+    int batch_size = 32;  // sentences per batch (each becomes beam_size rows)
+    // Make every translation hold its source's placeholders and markup
+    // (restore_placeholders, lib/decode/placeholders.h); only `translation` changes,
+    // the pieces and attention stay what the model produced.
+    bool repair_placeholders = true;
+};
+
+// `search` with the settings the model was tuned for (Model::decoding) put in:
+// what nmt translate uses when the user does not choose them.
+SearchOptions with_model_defaults(SearchOptions search, const Model& model);
+
+// An upper bound, in bytes, on what searching one batch can hold at once:
+// per hypothesis row (batch × beam), the step's scores over the vocabulary
+// (log-probabilities and their copy for ranking) and the decoder's state, and
+// the attention row kept for every step of the longest target a source of
+// the model's maximum length allows. Lets a caller refuse settings that
+// cannot fit before they grow without end (beam 1000 × batch 4096).
+uint64_t search_memory_bound(const ModelConfig& config, const SearchOptions& search, int batch_size);
+
+class Translator {
+public:
+    explicit Translator(const Model& model);
+
+    // `first_line` numbers the lines in warnings ("line 7: ...").
+    std::vector<TranslationResult> translate(const std::vector<std::string>& lines, const TranslateOptions& options,
+                                             std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
+
+    // The same for sentences already encoded: source ids ending with EOS (an
+    // empty list has an empty translation), results in input order.
+    std::vector<TranslationResult> translate_ids(const std::vector<std::vector<int>>& sources,
+                                                 const TranslateOptions& options);
+
+    // Each line's given translation scored and aligned instead of searched
+    // for (lib/decode/forced_decoding.h): one result per pair, holding one
+    // hypothesis whose translation is targets[i] as given and whose
+    // normalized_score applies options.search.length_penalty. Sources are
+    // cropped as translate() crops them, targets at twice that many pieces,
+    // each with a warning. A pair whose source is empty has no hypothesis.
+    std::vector<TranslationResult> align(const std::vector<std::string>& sources,
+                                         const std::vector<std::string>& targets, const TranslateOptions& options,
+                                         std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
+
+    // The same for pairs already encoded: sources ending with EOS (cropped to
+    // the model's limit), targets without it. Each hypothesis's translation
+    // is its target decoded; a pair whose source is empty has no hypothesis.
+    std::vector<TranslationResult> align_ids(const std::vector<std::vector<int>>& sources,
+                                             const std::vector<std::vector<int>>& targets,
+                                             const TranslateOptions& options);
+
+    const Model& model() const { return model_; }
+
+private:
+    std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
+    void repair_placeholders(const std::string& line, TranslationResult& result);
+    void align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
+                     const TranslateOptions& options, std::vector<TranslationResult*>& results);
+    void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
+                         std::vector<TranslationResult*>& results);
+
+    const Model& model_;
+    Encoder encoder_;
+    Decoder decoder_;
+};
+
+}  // namespace nmt

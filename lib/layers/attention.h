@@ -1,0 +1,35 @@
+// Attention over the encoder states of each row's own sentence: scores
+// (additive, dot, general, scaled-dot), a softmax over real positions only
+// (padding gets exactly 0), and the context vector c = Σ_j α_j h_j.
+#pragma once
+#include <cstdint>
+
+#include "layers/encoded_batch.h"
+#include "model/model.h"
+
+namespace nmt {
+
+class Attention {
+public:
+    explicit Attention(const Model& model);
+
+    // queries [M, D]; row m belongs to sentence row_sentence[m] of the batch.
+    // Writes context [M, C] and weights [M, T] (T = batch.max_length).
+    void attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence, float* context,
+                float* weights);
+
+    // The scores before the softmax, for one row (exposed for tests and training).
+    void scores(const EncodedBatch& batch, const float* query_or_projection, int sentence, float* out, float* scratch) const;
+
+    // What the per-row score needs from the query: W_q q for additive, q itself otherwise.
+    int64_t query_size() const;
+    void project_queries(const float* queries, int64_t M, float* out) const;
+
+private:
+    const Model& model_;
+    AttentionType type_;
+    float scale_ = 1.0f;
+    Tensor projected_, scratch_;
+};
+
+}  // namespace nmt

@@ -1,0 +1,158 @@
+#include "layers/decoder.h"
+
+#include <cstring>
+
+#include "core/fast_math.h"
+#include "core/gemm.h"
+#include "core/weighted_sum.h"
+
+namespace nmt {
+
+Decoder::Decoder(const Model& model)
+    : model_(model),
+      config_(model.config),
+      conditional_(model.config.decoder_style == DecoderStyle::Conditional),
+      attention_(model),
+      rnn_weights_(cell_weights(model, "decoder.rnn")),
+      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {}
+
+DecoderState Decoder::start(const EncodedBatch& batch) const {
+    DecoderState s;
+    const int64_t N = batch.batch, D = config_.dim_dec, E = config_.dim_emb;
+    for (int64_t n = 0; n < N; ++n) s.sentence.push_back(static_cast<int>(n));
+    s.hidden = batch.init_state;
+    if (config_.decoder_cell == CellType::LSTM) s.cell = Tensor({N, D});
+    if (config_.decoder_style == DecoderStyle::Luong && config_.input_feeding) s.feed = Tensor({N, E});
+    return s;
+}
+
+namespace {
+
+void gather_rows(Tensor& t, const std::vector<int>& parents, Tensor& scratch) {
+    if (t.values.empty()) return;
+    const int64_t width = t.cols();
+    scratch.resize({static_cast<int64_t>(parents.size()), width});
+    for (size_t i = 0; i < parents.size(); ++i)
+        std::memcpy(scratch.row(i), t.row(parents[i]), width * sizeof(float));
+    std::swap(t, scratch);
+}
+
+}  // namespace
+
+void Decoder::select_rows(DecoderState& state, const std::vector<int>& parents) {
+    std::vector<int> sentence(parents.size());
+    for (size_t i = 0; i < parents.size(); ++i) sentence[i] = state.sentence[parents[i]];
+    state.sentence = std::move(sentence);
+    gather_rows(state.hidden, parents, gather_);
+    gather_rows(state.cell, parents, gather_);
+    gather_rows(state.feed, parents, gather_);
+}
+
+void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) const {
+    const Tensor& table = model_.param("target.embeddings");
+    const int64_t E = table.cols();
+    for (int64_t m = 0; m < M; ++m) std::memcpy(out + m * stride, table.row(tokens[m]), E * sizeof(float));
+}
+
+// s_t = RNN(rnn_input_, s_{t−1}) with `cell`; the new state replaces the old one.
+void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
+    const int64_t D = config_.dim_dec;
+    gates_.resize({M, cell.W.cols()});
+    cell_input(cell, rnn_input_.data(), M, gates_.data(), nullptr, nullptr);
+    new_hidden_.resize({M, D});
+    const bool lstm = config_.decoder_cell == CellType::LSTM;
+    if (lstm) new_cell_.resize({M, D});
+    cell_step(config_.decoder_cell, cell, M, D, gates_.data(), state.hidden.data(),
+              lstm ? state.cell.data() : nullptr, new_hidden_.data(), lstm ? new_cell_.data() : nullptr,
+              cell_scratch_);
+    std::swap(state.hidden, new_hidden_);
+    if (lstm) std::swap(state.cell, new_cell_);
+}
+
+void Decoder::deep_output(const Tensor& features) {
+    output_.resize({features.rows(), config_.dim_emb});
+    linear(features.data(), features.rows(), model_.param("decoder.output.W"), &model_.param("decoder.output.b"),
+           output_.data());
+    tanh_inplace(output_.data(), output_.size());
+}
+
+// o_t += W_ℓ ℓ_t, where ℓ_t = Σ_j α_tj x_j over the row's own sentence.
+void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention) {
+    const int64_t M = state.rows(), E = config_.dim_emb;
+    lexical_.resize({M, E});
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; ++m) {
+        const int s = state.sentence[m];
+        weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
+    }
+    gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, model_.param("decoder.lexical.W").data(), E, 1.0f,
+         output_.data(), E);
+}
+
+void Decoder::vocabulary_projection(Tensor& log_probs) {
+    const int64_t M = output_.rows(), V = config_.target_vocab_size;
+    log_probs.resize({M, V});
+    const Tensor* bias = &model_.param("decoder.vocab.b");
+    if (config_.tied_embeddings)
+        linear_transposed(output_.data(), M, model_.param("target.embeddings"), bias, log_probs.data());
+    else
+        linear(output_.data(), M, model_.param("decoder.vocab.W"), bias, log_probs.data());
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; ++m) log_softmax_inplace(log_probs.row(m), V);
+}
+
+void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* previous_tokens, Tensor& log_probs,
+                   Tensor& attention) {
+    const int64_t M = state.rows(), E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
+    const int64_t T = batch.max_length;
+    context_.resize({M, C});
+    attention.resize({M, T});
+    if (config_.decoder_style != DecoderStyle::Luong) {
+        // Deep output features [s_t; c_t; E y_{t−1}]; the embedding goes in first.
+        features_.resize({M, D + C + E});
+        embed(previous_tokens, M, features_.data() + D + C, D + C + E);
+        if (conditional_) {
+            rnn_input_.resize({M, E});
+            for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
+            rnn(rnn_weights_, state, M);
+            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
+            rnn_input_ = context_;
+            rnn(*rnn2_weights_, state, M);
+        } else {
+            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
+            rnn_input_.resize({M, E + C});
+            for (int64_t m = 0; m < M; ++m) {
+                std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
+                std::memcpy(rnn_input_.row(m) + E, context_.row(m), C * sizeof(float));
+            }
+            rnn(rnn_weights_, state, M);
+        }
+        for (int64_t m = 0; m < M; ++m) {
+            float* f = features_.row(m);
+            std::memcpy(f, state.hidden.row(m), D * sizeof(float));
+            std::memcpy(f + D, context_.row(m), C * sizeof(float));
+        }
+        deep_output(features_);
+        if (config_.lexical_model) add_lexical_output(batch, state, attention);
+        vocabulary_projection(log_probs);
+        return;
+    }
+    const bool feeding = config_.input_feeding;
+    const int64_t I = E + (feeding ? E : 0);
+    rnn_input_.resize({M, I});
+    embed(previous_tokens, M, rnn_input_.data(), I);
+    if (feeding)
+        for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m) + E, state.feed.row(m), E * sizeof(float));
+    rnn(rnn_weights_, state, M);
+    attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
+    features_.resize({M, C + D});
+    for (int64_t m = 0; m < M; ++m) {
+        std::memcpy(features_.row(m), context_.row(m), C * sizeof(float));
+        std::memcpy(features_.row(m) + C, state.hidden.row(m), D * sizeof(float));
+    }
+    deep_output(features_);
+    vocabulary_projection(log_probs);
+    if (feeding) state.feed = output_;
+}
+
+}  // namespace nmt

@@ -1,0 +1,126 @@
+#include "layers/encoder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/fast_math.h"
+#include "core/gemm.h"
+
+namespace nmt {
+
+Encoder::Encoder(const Model& model) : model_(model) {
+    const auto& c = model.config;
+    auto layer = [&](const std::string& prefix) { return make_rnn_layer(model, prefix, c.encoder_cell); };
+    forward_ = layer("encoder.0.forward");
+    backward_ = layer("encoder.0.backward");
+    for (int l = 1; l < c.encoder_depth; ++l) upper_.push_back(layer("encoder." + std::to_string(l)));
+}
+
+Encoder::~Encoder() = default;
+
+// Time-major [T, N, E]; with `reversed`, each sentence's real tokens are laid
+// out last-to-first so a left-to-right pass computes the right-to-left states.
+void Encoder::embed(const std::vector<std::vector<int>>& sentences, int64_t T, bool reversed, Tensor& out) const {
+    const Tensor& table = model_.param(model_.config.source_embeddings());
+    const int64_t N = sentences.size(), E = table.cols();
+    out.resize({T, N, E});
+    out.fill(0.0f);
+    for (int64_t n = 0; n < N; ++n) {
+        const auto& ids = sentences[n];
+        const int64_t len = ids.size();
+        for (int64_t t = 0; t < len; ++t) {
+            const int id = ids[reversed ? len - 1 - t : t];
+            std::memcpy(out.data() + (t * N + n) * E, table.row(id), E * sizeof(float));
+        }
+    }
+}
+
+EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
+    const auto& c = model_.config;
+    EncodedBatch out;
+    out.batch = sentences.size();
+    for (const auto& s : sentences) {
+        out.lengths.push_back(s.size());
+        out.max_length = std::max<int64_t>(out.max_length, s.size());
+    }
+    const int64_t N = out.batch, T = out.max_length, H = c.dim_rnn, C = c.dim_context();
+
+    embed(sentences, T, false, embedded_);
+    embed(sentences, T, true, embedded_reversed_);
+    out_forward_.resize({T, N, H});
+    out_backward_.resize({T, N, H});
+    forward_->forward(embedded_.data(), T, N, out_forward_.data());
+    backward_->forward(embedded_reversed_.data(), T, N, out_backward_.data());
+
+    // Layer 1 output [T, N, 2H]: forward state at t beside the backward state
+    // computed for the same position (which sits at len−1−t in the reversed run).
+    layer_a_.resize({T, N, C});
+    layer_a_.fill(0.0f);
+    for (int64_t n = 0; n < N; ++n) {
+        const int64_t len = out.lengths[n];
+        for (int64_t t = 0; t < len; ++t) {
+            float* dst = layer_a_.data() + (t * N + n) * C;
+            std::memcpy(dst, out_forward_.data() + (t * N + n) * H, H * sizeof(float));
+            std::memcpy(dst + H, out_backward_.data() + ((len - 1 - t) * N + n) * H, H * sizeof(float));
+        }
+    }
+    for (size_t l = 0; l < upper_.size(); ++l) {
+        layer_b_.resize({T, N, C});
+        upper_[l]->forward(layer_a_.data(), T, N, layer_b_.data());
+        // Residual connections from the third layer on (MODEL.md) help deep stacks train.
+        if (l >= 1)
+            for (int64_t i = 0; i < layer_b_.size(); ++i) layer_b_[i] += layer_a_[i];
+        std::swap(layer_a_, layer_b_);
+    }
+
+    out.states = Tensor({N, T, C});
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t t = 0; t < out.lengths[n]; ++t)
+            std::memcpy(out.states.data() + (n * T + t) * C, layer_a_.data() + (t * N + n) * C, C * sizeof(float));
+    initial_state(out);
+    attention_keys(out);
+    if (c.lexical_model) {
+        const int64_t E = c.dim_emb;
+        out.embeddings = Tensor({N, T, E});
+        for (int64_t n = 0; n < N; ++n)
+            for (int64_t t = 0; t < out.lengths[n]; ++t)
+                std::memcpy(out.embeddings.data() + (n * T + t) * E, embedded_.data() + (t * N + n) * E, E * sizeof(float));
+    }
+    return out;
+}
+
+void Encoder::initial_state(EncodedBatch& out) const {
+    const int64_t N = out.batch, C = out.states.shape[2];
+    Tensor mean({N, C});
+    for (int64_t n = 0; n < N; ++n) {
+        float* m = mean.row(n);
+        for (int64_t t = 0; t < out.lengths[n]; ++t) {
+            const float* h = out.state(n, t);
+            for (int64_t k = 0; k < C; ++k) m[k] += h[k];
+        }
+        const float scale = 1.0f / static_cast<float>(out.lengths[n]);
+        for (int64_t k = 0; k < C; ++k) m[k] *= scale;
+    }
+    const Tensor& W = model_.param("decoder.init.W");
+    out.init_state = Tensor({N, W.cols()});
+    linear(mean.data(), N, W, &model_.param("decoder.init.b"), out.init_state.data());
+    tanh_inplace(out.init_state.data(), out.init_state.size());
+}
+
+// Keys depend only on the source, so they are computed once per sentence, not per step.
+void Encoder::attention_keys(EncodedBatch& out) const {
+    const int64_t rows = out.batch * out.max_length;
+    if (model_.config.attention == AttentionType::Additive) {
+        const Tensor& Wk = model_.param("attention.Wk");
+        out.keys = Tensor({out.batch, out.max_length, Wk.cols()});
+        linear(out.states.data(), rows, Wk, &model_.param("attention.b"), out.keys.data());
+    } else if (model_.has("attention.Wa")) {
+        // qᵀ W_a h = q · (W_a h): keys are W_a h_j, i.e. h_j · W_aᵀ.
+        const Tensor& Wa = model_.param("attention.Wa");
+        out.keys = Tensor({out.batch, out.max_length, Wa.shape[0]});
+        linear_transposed(out.states.data(), rows, Wa, nullptr, out.keys.data());
+    }
+}
+
+}  // namespace nmt

@@ -1,0 +1,92 @@
+#include "layers/onednn_rnn.h"
+
+#include "core/error.h"
+#include "core/onednn_context.h"
+
+namespace nmt {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+using dt = memory::data_type;
+
+struct OnednnRnnLayer::Compiled {
+    dnnl::primitive primitive;
+    memory::desc src_md, dst_md;
+    memory weights_layer, weights_iter, bias;  // in the layout the primitive prefers, reordered once
+    memory scratchpad;
+};
+
+OnednnRnnLayer::OnednnRnnLayer(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b)
+    : cell_(cell), W_(W), U_(U), b_(b), input_size_(W.shape.at(0)), hidden_size_(U.shape.at(0)) {}
+
+OnednnRnnLayer::~OnednnRnnLayer() = default;
+
+namespace {
+
+memory reordered(const memory::desc& wanted, const memory::desc& plain, const float* data) {
+    auto& engine = cpu_engine();
+    memory source(plain, engine, const_cast<float*>(data));
+    if (wanted == plain) return source;
+    memory target(wanted, engine);
+    dnnl::reorder(source, target).execute(cpu_stream(), source, target);
+    cpu_stream().wait();
+    return target;
+}
+
+}  // namespace
+
+OnednnRnnLayer::Compiled& OnednnRnnLayer::compiled(int64_t T, int64_t N) {
+    auto& slot = cache_[{T, N}];
+    if (slot) return *slot;
+    const int64_t I = input_size_, H = hidden_size_, G = cell_ == CellType::GRU ? 3 : 4;
+    auto c = std::make_unique<Compiled>();
+    c->src_md = memory::desc({T, N, I}, dt::f32, tag::tnc);
+    c->dst_md = memory::desc({T, N, H}, dt::f32, tag::tnc);
+    const memory::desc w_any({1, 1, I, G, H}, dt::f32, tag::any);
+    const memory::desc u_any({1, 1, H, G, H}, dt::f32, tag::any);
+    const memory::desc bias_md({1, 1, G, H}, dt::f32, tag::ldgo);
+    const memory::desc none;
+    const auto prop = dnnl::prop_kind::forward_inference;
+    const auto dir = dnnl::rnn_direction::unidirectional_left2right;
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    memory::desc weights_md, iter_md, scratch_md;
+    if (cell_ == CellType::GRU) {
+        dnnl::gru_forward::desc d(prop, dir, c->src_md, none, w_any, u_any, bias_md, c->dst_md, none);
+        dnnl::gru_forward::primitive_desc pd(d, attr, cpu_engine());
+        c->primitive = dnnl::gru_forward(pd);
+        weights_md = pd.weights_layer_desc();
+        iter_md = pd.weights_iter_desc();
+        scratch_md = pd.scratchpad_desc();
+    } else {
+        dnnl::lstm_forward::desc d(prop, dir, c->src_md, none, none, w_any, u_any, bias_md, c->dst_md, none, none);
+        dnnl::lstm_forward::primitive_desc pd(d, attr, cpu_engine());
+        c->primitive = dnnl::lstm_forward(pd);
+        weights_md = pd.weights_layer_desc();
+        iter_md = pd.weights_iter_desc();
+        scratch_md = pd.scratchpad_desc();
+    }
+    c->weights_layer = reordered(weights_md, memory::desc({1, 1, I, G, H}, dt::f32, tag::ldigo), W_.data());
+    c->weights_iter = reordered(iter_md, memory::desc({1, 1, H, G, H}, dt::f32, tag::ldigo), U_.data());
+    c->bias = memory(bias_md, cpu_engine(), const_cast<float*>(b_.data()));
+    c->scratchpad = memory(scratch_md, cpu_engine());
+    slot = std::move(c);
+    return *slot;
+}
+
+void OnednnRnnLayer::forward(const float* input, int64_t T, int64_t N, float* output) {
+    if (T == 0 || N == 0) return;
+    Compiled& c = compiled(T, N);
+    auto& engine = cpu_engine();
+    memory src(c.src_md, engine, const_cast<float*>(input));
+    memory dst(c.dst_md, engine, output);
+    c.primitive.execute(cpu_stream(), {{DNNL_ARG_SRC_LAYER, src},
+                                       {DNNL_ARG_WEIGHTS_LAYER, c.weights_layer},
+                                       {DNNL_ARG_WEIGHTS_ITER, c.weights_iter},
+                                       {DNNL_ARG_BIAS, c.bias},
+                                       {DNNL_ARG_DST_LAYER, dst},
+                                       {DNNL_ARG_SCRATCHPAD, c.scratchpad}});
+    cpu_stream().wait();
+}
+
+}  // namespace nmt

@@ -1,0 +1,253 @@
+#include "model/model.h"
+
+#include <cmath>
+
+#include "core/error.h"
+#include "core/random.h"
+
+namespace nmt {
+
+namespace {
+
+constexpr const char* kFormat = "nmt-model";
+constexpr int kFormatVersion = 1;
+
+void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, int64_t input, int64_t hidden,
+              int gates, bool layer_norm) {
+    shapes[prefix + ".W"] = {input, gates * hidden};
+    shapes[prefix + ".U"] = {hidden, gates * hidden};
+    shapes[prefix + ".b"] = {gates * hidden};
+    if (layer_norm) {  // the gains of the normalised input and recurrent products
+        shapes[prefix + ".ln_x"] = {gates * hidden};
+        shapes[prefix + ".ln_h"] = {gates * hidden};
+    }
+}
+
+bool is_layer_norm_gain(const std::string& name) {
+    auto ends_with = [&](const std::string& suffix) {
+        return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    };
+    return ends_with(".ln_x") || ends_with(".ln_h");
+}
+
+// One embedding table serves both sides only if both sides cut text into the
+// same pieces. `where` prefixes the message (the file, when loading).
+void require_joint_vocabulary(const ModelConfig& c, const Vocabulary& source, const Vocabulary& target,
+                              const std::string& where = "") {
+    if (c.tied_source_embeddings && source.serialized() != target.serialized())
+        throw Error(where + "tied source embeddings need one joint vocabulary; the source and target SentencePiece "
+                            "models differ");
+}
+
+}  // namespace
+
+std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
+    std::map<std::string, Shape> s;
+    const int64_t E = c.dim_emb, H = c.dim_rnn, C = c.dim_context(), D = c.dim_dec, A = c.dim_attention;
+    if (!c.tied_source_embeddings) s["source.embeddings"] = {c.source_vocab_size, E};
+    s["target.embeddings"] = {c.target_vocab_size, E};
+    const int eg = c.gates(c.encoder_cell);
+    const bool ln = c.layer_norm;
+    add_cell(s, "encoder.0.forward", E, H, eg, ln);
+    add_cell(s, "encoder.0.backward", E, H, eg, ln);
+    for (int l = 1; l < c.encoder_depth; ++l) add_cell(s, "encoder." + std::to_string(l), C, C, eg, ln);
+    s["decoder.init.W"] = {C, D};
+    s["decoder.init.b"] = {D};
+    switch (c.attention) {
+        case AttentionType::Additive:
+            s["attention.Wq"] = {D, A};
+            s["attention.Wk"] = {C, A};
+            s["attention.b"] = {A};
+            s["attention.v"] = {A};
+            break;
+        case AttentionType::General: s["attention.Wa"] = {D, C}; break;
+        case AttentionType::ScaledDot:
+            if (D != C) s["attention.Wa"] = {D, C};
+            break;
+        case AttentionType::Dot: break;
+    }
+    // Bahdanau and conditional share the deep output [s_t; c_t; E y_{t−1}].
+    const bool luong = c.decoder_style == DecoderStyle::Luong;
+    const bool conditional = c.decoder_style == DecoderStyle::Conditional;
+    const int64_t rnn_input = conditional ? E : luong ? E + (c.input_feeding ? E : 0) : E + C;
+    add_cell(s, "decoder.rnn", rnn_input, D, c.gates(c.decoder_cell), ln);
+    if (conditional) add_cell(s, "decoder.rnn2", C, D, c.gates(c.decoder_cell), ln);
+    s["decoder.output.W"] = {luong ? C + D : D + C + E, E};
+    s["decoder.output.b"] = {E};
+    if (c.lexical_model) s["decoder.lexical.W"] = {E, E};
+    if (!c.tied_embeddings) s["decoder.vocab.W"] = {E, c.target_vocab_size};
+    s["decoder.vocab.b"] = {c.target_vocab_size};
+    return s;
+}
+
+const Tensor& Model::param(const std::string& name) const {
+    auto it = parameters.find(name);
+    if (it == parameters.end()) throw Error("model has no parameter " + name);
+    return it->second;
+}
+
+Tensor& Model::param(const std::string& name) {
+    return const_cast<Tensor&>(static_cast<const Model&>(*this).param(name));
+}
+
+int64_t Model::parameter_count() const {
+    int64_t n = 0;
+    for (const auto& [name, t] : parameters) n += t.size();
+    return n;
+}
+
+Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_vocab, Vocabulary target_vocab) {
+    config.validate();
+    if (source_vocab.size() != config.source_vocab_size || target_vocab.size() != config.target_vocab_size)
+        throw Error("vocabulary sizes do not match the configuration");
+    require_joint_vocabulary(config, source_vocab, target_vocab);
+    Model model{config, {}, std::move(source_vocab), std::move(target_vocab)};
+    Random random(seed);
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        Tensor t(shape);
+        if (is_layer_norm_gain(name)) {  // start as the plain normalisation
+            t.fill(1.0f);
+            model.parameters.emplace(name, std::move(t));
+            continue;
+        }
+        const bool is_bias = shape.size() == 1 && name != "attention.v";
+        const bool is_embedding = name.find("embeddings") != std::string::npos;
+        if (!is_bias) {
+            const float fan = shape.size() == 2 ? static_cast<float>(shape[0] + shape[1]) : 2.0f * shape[0];
+            const float limit = is_embedding ? 0.1f : std::sqrt(6.0f / fan);
+            for (auto& v : t.values) v = random.uniform(-limit, limit);
+        }
+        model.parameters.emplace(name, std::move(t));
+    }
+    return model;
+}
+
+void save_model(const std::string& path, const Model& model, DType storage) {
+    SafetensorsFile file;
+    file.metadata["format"] = kFormat;
+    file.metadata["format_version"] = std::to_string(kFormatVersion);
+    file.metadata["config"] = to_json(model.config).dump();
+    file.metadata["provenance"] = model.provenance.dump();
+    if (!model.decoding.empty()) file.metadata["decoding"] = model.decoding.dump();
+    for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t, storage);
+    file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
+    file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
+    write_safetensors(path, file);
+}
+
+namespace {
+
+// The metadata of a model file, parsed and checked.
+struct ModelHeader {
+    ModelConfig config;
+    nlohmann::json provenance;
+    nlohmann::json decoding = nlohmann::json::object();
+};
+
+ModelHeader parse_model_metadata(const std::string& path, const std::map<std::string, std::string>& metadata) {
+    auto meta = [&](const std::string& key) -> const std::string& {
+        auto it = metadata.find(key);
+        if (it == metadata.end()) throw Error(path + ": not an nmt model (metadata lacks '" + key + "')");
+        return it->second;
+    };
+    if (meta("format") != kFormat) throw Error(path + ": not an nmt model (format is '" + meta("format") + "')");
+    if (meta("format_version") != std::to_string(kFormatVersion))
+        throw Error(path + ": model format version " + meta("format_version") + " is not supported (this nmt reads " +
+                    std::to_string(kFormatVersion) + ")");
+    // Looked up before the try below, whose errors get the path prepended:
+    // meta() names the path itself.
+    const std::string& config_text = meta("config");
+    const std::string& provenance_text = meta("provenance");
+    ModelHeader header;
+    try {
+        header.config = config_from_json(nlohmann::json::parse(config_text));
+        header.provenance = nlohmann::json::parse(provenance_text);
+        if (metadata.count("decoding")) header.decoding = nlohmann::json::parse(metadata.at("decoding"));
+        if (!header.decoding.is_object() ||
+            (header.decoding.contains("length_penalty") && !header.decoding.at("length_penalty").is_number()))
+            throw Error("metadata 'decoding' must be an object whose length_penalty is a number");
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(path + ": model metadata is not valid JSON (" + e.what() + ")");
+    } catch (const Error& e) {
+        throw Error(path + ": " + e.what());
+    }
+    return header;
+}
+
+// Every tensor the configuration needs, by name, shape and kind, and nothing
+// else: checked on the table before any byte is read, so that damage is named
+// by the tensor it hits.
+void check_model_table(const std::string& path, const SafetensorsFile& table,
+                       const std::map<std::string, Shape>& shapes) {
+    for (const auto& [name, shape] : shapes) {
+        auto it = table.tensors.find(name);
+        if (it == table.tensors.end()) throw Error(path + ": missing tensor " + name);
+        if (it->second.shape != shape)
+            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
+                        ", the configuration expects " + shape_to_string(shape));
+        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+    }
+    for (const char* name : {"vocab.source", "vocab.target"}) {
+        auto it = table.tensors.find(name);
+        if (it == table.tensors.end())
+            throw Error(path + ": missing tensor " + name + " (the embedded SentencePiece model)");
+        if (it->second.dtype != DType::U8 || it->second.shape.size() != 1)
+            throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + " " +
+                        shape_to_string(it->second.shape) +
+                        ", expected a 1-D U8 tensor (the embedded SentencePiece model)");
+    }
+    for (const auto& [name, tensor] : table.tensors)
+        if (!shapes.count(name) && name != "vocab.source" && name != "vocab.target")
+            throw Error(path + ": tensor " + name + " is not part of a model of this configuration");
+}
+
+}  // namespace
+
+Model load_model(const std::string& path) {
+    ModelHeader header;
+    std::map<std::string, Shape> shapes;
+    SafetensorsFile file = read_safetensors(path, [&](const SafetensorsFile& table) {
+        header = parse_model_metadata(path, table.metadata);
+        shapes = parameter_shapes(header.config);
+        check_model_table(path, table, shapes);
+    });
+    return take_model(path, header.config, header.provenance, header.decoding, file);
+}
+
+Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
+                 nlohmann::json decoding, SafetensorsFile& file) {
+    auto take_vocab = [&](const char* name) {
+        auto it = file.tensors.find(name);
+        if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
+            throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
+        return Vocabulary(it->second.as_string(), path + ": " + name);
+    };
+    Vocabulary source = take_vocab("vocab.source");
+    Vocabulary target = take_vocab("vocab.target");
+    if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
+        throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
+                    std::to_string(target.size()) + " pieces, the configuration says " +
+                    std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
+    // A model with tied source embeddings was saved with one joint vocabulary
+    // stored twice, so two different blobs mean one of them was damaged since.
+    if (config.tied_source_embeddings && source.serialized() != target.serialized())
+        throw Error(path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores "
+                           "one joint SentencePiece model twice: one of them is damaged");
+    Model model{config, {}, std::move(source), std::move(target), std::move(provenance), std::move(decoding)};
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        auto it = file.tensors.find(name);
+        if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
+        if (it->second.shape != shape)
+            throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
+                        ", the configuration expects " + shape_to_string(shape));
+        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+        Tensor values = it->second.to_float();
+        file.tensors.erase(it);  // free the raw copy as we go
+        for (float v : values.values)
+            if (!std::isfinite(v)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
+        model.parameters.emplace(name, std::move(values));
+    }
+    return model;
+}
+
+}  // namespace nmt

@@ -1,0 +1,54 @@
+// A model: its configuration, its named parameters and its vocabularies.
+// Parameter names and shapes are derived from the configuration alone
+// (parameter_shapes), so loading can check a file completely and say
+// exactly what does not fit.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "model/model_config.h"
+#include "model/safetensors.h"
+#include "core/tensor.h"
+#include "model/vocabulary.h"
+
+namespace nmt {
+
+std::map<std::string, Shape> parameter_shapes(const ModelConfig& config);
+
+struct Model {
+    ModelConfig config;
+    std::map<std::string, Tensor> parameters;  // std::map: references stay valid
+    Vocabulary source_vocab;
+    Vocabulary target_vocab;
+    nlohmann::json provenance = nlohmann::json::object();  // how it was made: command, data checksums, seed
+    // Search settings the model was tuned for, which nmt translate uses unless
+    // told otherwise: {"length_penalty": alpha, "tuned_on": ...} (optional).
+    nlohmann::json decoding = nlohmann::json::object();
+
+    const Tensor& param(const std::string& name) const;
+    Tensor& param(const std::string& name);
+    bool has(const std::string& name) const { return parameters.count(name) > 0; }
+    int64_t parameter_count() const;
+};
+
+// Glorot-uniform matrices, small uniform embeddings, zero biases; reproducible for a seed.
+Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_vocab, Vocabulary target_vocab);
+
+// Weights stored as F32, F16 or BF16; loading converts to f32. Written as
+// write_output_file writes (atomically, for a regular file).
+void save_model(const std::string& path, const Model& model, DType storage = DType::F32);
+Model load_model(const std::string& path);
+
+// What a model file and a training checkpoint share, for both readers: the
+// embedded vocabularies ("vocab.source", "vocab.target": sizes as the
+// configuration says, one joint model stored twice when source embeddings
+// are tied) and every parameter of `config` (present, of its shape, a float
+// type, finite), taken out of `file` as they are converted. Throws
+// nmt::Error naming `path` and the problem.
+Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
+                 nlohmann::json decoding, SafetensorsFile& file);
+
+}  // namespace nmt

@@ -1,0 +1,122 @@
+#include "model/model_catalog.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "core/error.h"
+
+namespace nmt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path binary_directory() {
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    return error ? fs::path() : exe.parent_path();
+}
+
+}  // namespace
+
+std::vector<std::string> model_directories() {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("NMT_MODELS")) dirs.push_back(env);
+    const fs::path bin = binary_directory();
+    if (!bin.empty())
+        for (const char* rel : {"../share/nmt/models", "models", "../models"}) dirs.push_back((bin / rel).lexically_normal());
+    dirs.push_back(fs::path(NMT_SOURCE_DIR) / "models");
+    return dirs;
+}
+
+std::string InstalledModel::name() const {
+    return source_language + "-" + target_language + (domain.empty() ? "" : "." + domain);
+}
+
+std::vector<InstalledModel> installed_models() {
+    std::vector<InstalledModel> found;
+    std::set<std::string> seen;  // a name is served by the first directory that has it
+    for (const auto& dir : model_directories()) {
+        std::error_code error;
+        if (!fs::is_directory(dir, error)) continue;
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(dir, error))
+            // A model is a regular file (through links): not a directory
+            // or a link to /dev/zero that happens to end in .nmt.
+            if (entry.path().extension() == ".nmt" && fs::is_regular_file(entry.path(), error))
+                files.push_back(entry.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& file : files) {
+            const std::string stem = file.stem().string();  // "en-fr" or "en-fr.captions"
+            const auto dot = stem.find('.');
+            const std::string pair = stem.substr(0, dot);
+            const auto dash = pair.find('-');
+            if (dash == std::string::npos || !seen.insert(stem).second) continue;
+            found.push_back({fs::canonical(file, error).string(), pair.substr(0, dash), pair.substr(dash + 1),
+                             dot == std::string::npos ? "" : stem.substr(dot + 1)});
+        }
+    }
+    return found;
+}
+
+namespace {
+
+std::string installed_names(const std::vector<InstalledModel>& models) {
+    if (models.empty()) return " (no models installed)";
+    std::string names = " (installed:";
+    for (const auto& m : models) names += " " + m.name();
+    return names + ")";
+}
+
+std::vector<InstalledModel> models_of_pair(const std::vector<InstalledModel>& models, const std::string& source,
+                                           const std::string& target) {
+    std::vector<InstalledModel> pair;
+    for (const auto& m : models)
+        if (m.source_language == source && m.target_language == target) pair.push_back(m);
+    return pair;
+}
+
+}  // namespace
+
+std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to,
+                         const std::string& domain) {
+    std::string source = from.empty() ? "en" : from;
+    const std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
+    if (from.empty() && to == "en") {
+        // The default source is English, which cannot be the target too: take
+        // the one installed pair into English, and ask for --from if several.
+        std::set<std::string> sources;
+        std::vector<InstalledModel> into_english;
+        for (const auto& m : models)
+            if (m.target_language == "en") {
+                into_english.push_back(m);
+                sources.insert(m.source_language);
+            }
+        if (sources.empty())
+            throw Error("no installed model for ->en" + installed_names(models) + "; give one with -m MODEL");
+        if (sources.size() > 1)
+            throw Error("several installed models translate into en" + installed_names(into_english) +
+                        "; choose one with --from, or give one with -m MODEL");
+        source = *sources.begin();
+    }
+    const auto pair = models_of_pair(models, source, target);
+    for (const auto& m : pair)
+        if (m.domain == domain) return m.path;
+    if (domain.empty() && pair.size() == 1) return pair.front().path;  // no general model: the pair's only one
+    if (domain.empty() && pair.size() > 1)
+        throw Error("no general model for " + source + "-" + target + installed_names(pair) +
+                    "; choose one with --domain");
+    throw Error("no installed model for " + source + "->" + target + (domain.empty() ? "" : " in domain " + domain) +
+                installed_names(models) + "; give one with -m MODEL");
+}
+
+std::string resolve_model(const std::string& model, const std::string& from, const std::string& to,
+                          const std::string& domain) {
+    return model.empty() ? choose_model(installed_models(), from, to, domain) : model;
+}
+
+}  // namespace nmt

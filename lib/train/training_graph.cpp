@@ -1,0 +1,766 @@
+#include "train/training_graph.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "layers/cell_run.h"
+#include "train/dropout_masks.h"
+#include "core/error.h"
+#include "core/fast_math.h"
+#include "core/gemm.h"
+#include "core/weighted_sum.h"
+
+namespace nmt {
+
+int64_t TrainingBatch::target_tokens() const {
+    int64_t n = 0;
+    for (const auto& t : targets) n += t.size();
+    return n;
+}
+
+Gradients zero_gradients(const Model& model) {
+    Gradients g;
+    for (const auto& [name, t] : model.parameters) g.emplace(name, Tensor(t.shape));
+    return g;
+}
+
+void clear(Gradients& gradients) {
+    for (auto& [name, t] : gradients) t.fill(0.0f);
+}
+
+namespace {
+
+void multiply(float* x, const Tensor& mask) {
+    for (int64_t i = 0; i < mask.size(); ++i) x[i] *= mask[i];
+}
+
+void column_sums(const float* x, int64_t rows, int64_t cols, float* out) {
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t k = 0; k < cols; ++k) out[k] += x[r * cols + k];
+}
+
+// y = x·W + b, dW += xᵀ·dy, db += Σ dy, dx = dy·Wᵀ.
+void linear_backward(const float* x, const float* dy, int64_t M, const Tensor& W, Tensor* dW, Tensor* db, float* dx,
+                     bool accumulate_dx = false) {
+    const int64_t K = W.shape[0], N = W.cols();
+    if (dW) gemm(true, false, K, N, M, 1.0f, x, K, dy, N, 1.0f, dW->data(), N);
+    if (db) column_sums(dy, M, N, db->data());
+    if (dx) gemm(false, true, M, K, N, 1.0f, dy, N, W.data(), N, accumulate_dx ? 1.0f : 0.0f, dx, K);
+}
+
+}  // namespace
+
+class TrainingGraph::Graph {
+public:
+    explicit Graph(const Model& model) : m_(model), c_(model.config) {
+        auto cell = [&](const std::string& prefix, CellType type) {
+            return std::make_unique<CellRun>(type, cell_weights(m_, prefix));
+        };
+        forward_ = cell("encoder.0.forward", c_.encoder_cell);
+        backward_ = cell("encoder.0.backward", c_.encoder_cell);
+        for (int l = 1; l < c_.encoder_depth; ++l) upper_.push_back(cell("encoder." + std::to_string(l), c_.encoder_cell));
+        decoder_ = cell("decoder.rnn", c_.decoder_cell);
+        if (c_.decoder_style == DecoderStyle::Conditional) decoder2_ = cell("decoder.rnn2", c_.decoder_cell);
+    }
+
+    BatchLoss run(const TrainingBatch& batch, const TrainingOptions& options, Random& random, Gradients* gradients) {
+        batch_ = &batch;
+        opt_ = options;
+        // One draw per pass; every mask then follows from it and the sentence (dropout_masks.h).
+        masks_ = DropoutMasks(random.next(), batch.first_sentence);
+        g_ = gradients;
+        N_ = batch.sources.size();
+        if (!batch.weights.empty() && batch.weights.size() != batch.sources.size())
+            throw Error("training batch: " + std::to_string(batch.weights.size()) + " sentence weights for " +
+                        std::to_string(batch.sources.size()) + " sentences");
+        if (!batch.alignments.empty() && batch.alignments.size() != batch.sources.size())
+            throw Error("training batch: " + std::to_string(batch.alignments.size()) + " alignments for " +
+                        std::to_string(batch.sources.size()) + " sentences");
+        T_ = Ty_ = 0;
+        src_len_.clear();
+        tgt_len_.clear();
+        for (size_t n = 0; n < batch.sources.size(); ++n) {
+            src_len_.push_back(batch.sources[n].size());
+            tgt_len_.push_back(batch.targets[n].size());
+            T_ = std::max<int64_t>(T_, src_len_.back());
+            Ty_ = std::max<int64_t>(Ty_, tgt_len_.back());
+        }
+        guided_ = opt_.guided_alignment_weight > 0 && !batch.alignments.empty();
+        if (guided_) build_alignment_targets();
+        encode();
+        decode();
+        BatchLoss loss = loss_and_output_gradient();
+        if (guided_) loss.loss += guided_alignment_loss();
+        if (!g_) return loss;
+        decoder_backward();
+        encoder_backward();
+        return loss;
+    }
+
+private:
+    // ---- guided alignment --------------------------------------------------
+    // Each piece's word: pieces that begin with SentencePiece's "▁" start a
+    // word (the whitespace-separated words the alignments count), the rest
+    // continue the one before; EOS gets none (-1).
+    std::vector<int> piece_words(const std::vector<int>& ids, const Vocabulary& vocab,
+                                 std::vector<signed char>& starts_word) {
+        if (starts_word.empty()) {
+            starts_word.resize(vocab.size());
+            for (int id = 0; id < vocab.size(); ++id) starts_word[id] = vocab.piece(id).rfind("\xE2\x96\x81", 0) == 0;
+        }
+        std::vector<int> words(ids.size(), -1);
+        int word = -1;
+        for (size_t k = 0; k + 1 < ids.size(); ++k) {
+            if (starts_word[ids[k]] || word < 0) ++word;
+            words[k] = word;
+        }
+        return words;
+    }
+
+    // alignment_targets_ [Ty, N, T] (time-major rows, as weights_): row
+    // (t, n) spreads 1 over the source pieces of the words linked to target
+    // piece t's word, target EOS onto source EOS; all 0 where t's word has no link.
+    void build_alignment_targets() {
+        alignment_targets_.zero({Ty_ * N_, T_});
+        for (int64_t n = 0; n < N_; ++n) {
+            const std::vector<int> source_words = piece_words(batch_->sources[n], m_.source_vocab, source_word_start_);
+            const std::vector<int> target_words = piece_words(batch_->targets[n], m_.target_vocab, target_word_start_);
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                float* row = alignment_targets_.row(t * N_ + n);
+                if (t + 1 == tgt_len_[n]) row[src_len_[n] - 1] = 1.0f;
+                for (const auto& [i, j] : batch_->alignments[n]) {
+                    if (j != target_words[t]) continue;
+                    for (int64_t k = 0; k < src_len_[n]; ++k)
+                        if (source_words[k] == i) row[k] = 1.0f;
+                }
+                float total = 0;
+                for (int64_t k = 0; k < src_len_[n]; ++k) total += row[k];
+                if (total > 0)
+                    for (int64_t k = 0; k < src_len_[n]; ++k) row[k] /= total;
+            }
+        }
+    }
+
+    // weight × Σ −A_tj log α_tj over the batch (sentence weights included).
+    double guided_alignment_loss() const {
+        double total = 0;
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                const float* target = alignment_targets_.row(t * N_ + n);
+                const float* alpha = weights_.row(t * N_ + n);
+                double row = 0;
+                for (int64_t j = 0; j < src_len_[n]; ++j)
+                    if (target[j] > 0) row -= target[j] * std::log(std::max(alpha[j], 1e-30f));
+                total += batch_->weight(n) * row;
+            }
+        return opt_.guided_alignment_weight * total;
+    }
+
+    Tensor& grad(const std::string& name) { return g_->at(name); }
+    CellGradients cell_gradients(const std::string& prefix) {
+        const bool ln = m_.has(prefix + ".ln_x");
+        return {grad(prefix + ".W"), grad(prefix + ".U"), grad(prefix + ".b"), ln ? &grad(prefix + ".ln_x") : nullptr,
+                ln ? &grad(prefix + ".ln_h") : nullptr};
+    }
+    const Tensor& p(const std::string& name) const { return m_.param(name); }
+    int64_t rev(int64_t n, int64_t t) const { return src_len_[n] - 1 - t; }
+
+    // ---- encoder ---------------------------------------------------------
+    void encode() {
+        const int64_t E = c_.dim_emb, H = c_.dim_rnn, C = c_.dim_context();
+        const Tensor& table = p(c_.source_embeddings());
+        source_embedded_.zero({T_, N_, E});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                std::memcpy(source_embedded_.data() + (t * N_ + n) * E, table.row(batch_->sources[n][t]), E * sizeof(float));
+        masks_.apply(source_embedded_.data(), source_mask_, T_, N_, E, src_len_, true, opt_.dropout_embeddings,
+                     kSourceEmbeddings);
+        masks_.drop_words(source_embedded_.data(), source_mask_, N_, E, src_len_, opt_.dropout_source_words, kSourceWords);
+        forward_->reset(T_, N_);
+        backward_->reset(T_, N_);
+        forward_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 0);
+        backward_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1);
+        std::memcpy(forward_->input(0), source_embedded_.data(), source_embedded_.size() * sizeof(float));
+        std::memset(backward_->input(0), 0, source_embedded_.size() * sizeof(float));
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                std::memcpy(backward_->input(rev(n, t)) + n * E, source_embedded_.data() + (t * N_ + n) * E,
+                            E * sizeof(float));
+        forward_->forward_all();
+        backward_->forward_all();
+        Tensor& layer = scratch_["layer"];
+        layer.zero({T_, N_, C});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t) {
+                float* dst = layer.data() + (t * N_ + n) * C;
+                std::memcpy(dst, forward_->h(t) + n * H, H * sizeof(float));
+                std::memcpy(dst + H, backward_->h(rev(n, t)) + n * H, H * sizeof(float));
+            }
+        for (int l = 1; l < c_.encoder_depth; ++l) {
+            CellRun& u = *upper_[l - 1];
+            u.reset(T_, N_);
+            u.drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1 + l);
+            std::memcpy(u.input(0), layer.data(), layer.size() * sizeof(float));
+            u.forward_all();
+            for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (l >= 2 ? layer[i] : 0.0f);
+        }
+        states_.zero({N_, T_, C});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                std::memcpy(states_.data() + (n * T_ + t) * C, layer.data() + (t * N_ + n) * C, C * sizeof(float));
+        masks_.apply(states_.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
+
+        mean_.zero({N_, C});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                for (int64_t k = 0; k < C; ++k) mean_.row(n)[k] += state(n, t)[k] / src_len_[n];
+        init_.zero({N_, c_.dim_dec});
+        linear(mean_.data(), N_, p("decoder.init.W"), &p("decoder.init.b"), init_.data());
+        tanh_inplace(init_.data(), init_.size());
+
+        if (c_.attention == AttentionType::Additive) {
+            keys_.zero({N_, T_, c_.dim_attention});
+            linear(states_.data(), N_ * T_, p("attention.Wk"), &p("attention.b"), keys_.data());
+        } else if (m_.has("attention.Wa")) {
+            keys_.zero({N_, T_, c_.dim_dec});
+            linear_transposed(states_.data(), N_ * T_, p("attention.Wa"), nullptr, keys_.data());
+        }
+    }
+    const float* state(int64_t n, int64_t t) const { return states_.data() + (n * T_ + t) * c_.dim_context(); }
+    const Tensor& keys() const { return keys_.values.empty() ? states_ : keys_; }
+
+    // ---- attention -------------------------------------------------------
+    int64_t key_size() const { return keys().shape[2]; }
+    float score_scale() const {
+        return c_.attention == AttentionType::ScaledDot ? 1.0f / std::sqrt(float(c_.dim_dec)) : 1.0f;
+    }
+
+    // Row block t of the per-step tensors: queries, projected queries, weights, context.
+    void attend(int64_t t, const float* queries) {
+        const int64_t C = c_.dim_context(), A = c_.dim_attention, D = c_.dim_dec;
+        std::memcpy(queries_.row(t * N_), queries, N_ * D * sizeof(float));
+        const bool additive = c_.attention == AttentionType::Additive;
+        float* qp = projected_.row(t * N_);
+        if (additive) linear(queries, N_, p("attention.Wq"), nullptr, qp);
+        else std::memcpy(qp, queries, N_ * D * sizeof(float));
+        const int64_t Q = projected_.cols(), K = key_size();
+        const float scale = score_scale();
+#pragma omp parallel for schedule(static)
+        for (int64_t n = 0; n < N_; ++n) {
+            const int64_t r = t * N_ + n, len = src_len_[n];
+            float* alpha = weights_.row(r);
+            const float* q = qp + n * Q;
+            const float* k = keys().data() + n * T_ * K;
+            if (additive) {
+                float* u = energies_.row(r);
+                for (int64_t j = 0; j < len; ++j)
+                    for (int64_t a = 0; a < A; ++a) u[j * A + a] = q[a] + k[j * A + a];
+                tanh_inplace(u, len * A);
+                const float* v = p("attention.v").data();
+                for (int64_t j = 0; j < len; ++j) {
+                    float s = 0;
+                    for (int64_t a = 0; a < A; ++a) s += v[a] * u[j * A + a];
+                    alpha[j] = s;
+                }
+            } else {
+                for (int64_t j = 0; j < len; ++j) {
+                    float s = 0;
+                    for (int64_t i = 0; i < K; ++i) s += q[i] * k[j * K + i];
+                    alpha[j] = scale * s;
+                }
+            }
+            softmax_inplace(alpha, T_, len);
+            weighted_row_sum(alpha, len, state(n, 0), C, C, context_.row(r));
+            if (c_.lexical_model)  // ℓ_t = Σ_j α_tj x_j
+                weighted_row_sum(alpha, len, lexical_source(n, 0), N_ * c_.dim_emb, c_.dim_emb, lexical_.row(r));
+        }
+    }
+    // x_j of sentence n as the encoder read it, dropout included: the lexical model's input.
+    const float* lexical_source(int64_t n, int64_t t) const {
+        return source_embedded_.data() + (t * N_ + n) * c_.dim_emb;
+    }
+
+    // From d(context) of step t (and, with the lexical model, d(ℓ_t) in d_lexical_): gradients on
+    // states, keys, v, source embeddings, and on the query (returned in dq).
+    void attend_backward(int64_t t, const float* dctx, float* dq) {
+        const int64_t C = c_.dim_context(), A = c_.dim_attention, D = c_.dim_dec, K = key_size();
+        const bool additive = c_.attention == AttentionType::Additive;
+        const int64_t Q = projected_.cols();
+        float* dqp = dprojected_.row(t * N_);
+        std::memset(dqp, 0, N_ * Q * sizeof(float));
+        const float scale = score_scale();
+        std::vector<float> dalpha(T_), de(T_);
+        for (int64_t n = 0; n < N_; ++n) {
+            const int64_t r = t * N_ + n, len = src_len_[n];
+            const float* alpha = weights_.row(r);
+            const float* dc = dctx + n * C;
+            const float* dl = c_.lexical_model ? d_lexical_.row(r) : nullptr;  // d(ℓ_t)
+            const int64_t E = c_.dim_emb;
+            float dot_sum = 0;
+            for (int64_t j = 0; j < len; ++j) {
+                float s = 0;
+                for (int64_t i = 0; i < C; ++i) s += dc[i] * state(n, j)[i];
+                float* ds = dstates_.data() + (n * T_ + j) * C;
+                for (int64_t i = 0; i < C; ++i) ds[i] += alpha[j] * dc[i];
+                if (dl) {  // ℓ_t = Σ_j α_tj x_j: d(α_tj) += d(ℓ_t)·x_j, d(x_j) += α_tj d(ℓ_t)
+                    const float* x = lexical_source(n, j);
+                    float* dx = d_lexical_source_.data() + (j * N_ + n) * E;
+                    float lexical = 0;  // summed apart, as the shipped en->de model was trained
+                    for (int64_t k = 0; k < E; ++k) {
+                        lexical += dl[k] * x[k];
+                        dx[k] += alpha[j] * dl[k];
+                    }
+                    s += lexical;
+                }
+                dalpha[j] = s;
+                dot_sum += alpha[j] * s;
+            }
+            for (int64_t j = 0; j < len; ++j) de[j] = alpha[j] * (dalpha[j] - dot_sum);
+            if (guided_) {  // d(−w Σ_j A_j log α_j)/d(score_j) = w (α_j Σ_k A_k − A_j)
+                const float* target = alignment_targets_.row(r);
+                const float w = opt_.guided_alignment_weight * batch_->weight(n);
+                float mass = 0;
+                for (int64_t j = 0; j < len; ++j) mass += target[j];
+                for (int64_t j = 0; j < len; ++j) de[j] += w * (alpha[j] * mass - target[j]);
+            }
+            float* dk = dkeys_.data() + n * T_ * K;
+            float* dq_row = dqp + n * Q;
+            if (additive) {
+                const float* u = energies_.row(r);
+                const float* v = p("attention.v").data();
+                float* dv = grad("attention.v").data();
+                for (int64_t j = 0; j < len; ++j)
+                    for (int64_t a = 0; a < A; ++a) {
+                        const float uu = u[j * A + a];
+                        dv[a] += de[j] * uu;
+                        const float dz = de[j] * v[a] * (1 - uu * uu);
+                        dq_row[a] += dz;
+                        dk[j * A + a] += dz;
+                    }
+            } else {
+                const float* q = projected_.row(r);
+                const float* k = keys().data() + n * T_ * K;
+                for (int64_t j = 0; j < len; ++j)
+                    for (int64_t i = 0; i < K; ++i) {
+                        dq_row[i] += scale * de[j] * k[j * K + i];
+                        dk[j * K + i] += scale * de[j] * q[i];
+                    }
+            }
+        }
+        if (additive) linear_backward(nullptr, dqp, N_, p("attention.Wq"), nullptr, nullptr, dq);
+        else std::memcpy(dq, dqp, N_ * D * sizeof(float));
+    }
+
+    // ---- decoder ---------------------------------------------------------
+    void decode() {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
+        const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
+        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
+        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const bool feeding = luong && c_.input_feeding;
+        const Tensor& table = p("target.embeddings");
+        const int bos = m_.target_vocab.bos_id();
+        target_embedded_.zero({Ty_, N_, E});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                const int previous = t == 0 ? bos : batch_->targets[n][t - 1];
+                std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
+            }
+        masks_.apply(target_embedded_.data(), target_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_embeddings,
+                     kTargetEmbeddings);
+        masks_.drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, kTargetWords);
+        decoder_->reset(Ty_, N_);
+        decoder_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 2 + c_.encoder_depth);
+        if (conditional) {
+            decoder2_->reset(Ty_, N_);
+            decoder2_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 3 + c_.encoder_depth);
+        }
+        CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
+        const int64_t I = decoder_->input_size();
+        queries_.zero({M, D});
+        projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
+        weights_.zero({M, T_});
+        context_.zero({M, C});
+        if (c_.lexical_model) lexical_.zero({M, E});
+        if (c_.attention == AttentionType::Additive) energies_.zero({M, T_ * c_.dim_attention});
+        features_.zero({M, luong ? C + D : D + C + E});
+        output_.zero({M, E});
+        const bool lstm = c_.decoder_cell == CellType::LSTM;
+        for (int64_t t = 0; t < Ty_; ++t) {
+            const float* h_prev = t == 0 ? init_.data() : last.h(t - 1);
+            const float* c_prev = t == 0 || !lstm ? nullptr : last.c(t - 1);
+            const float* y = target_embedded_.data() + t * N_ * E;
+            float* x = decoder_->input(t);
+            if (conditional) {
+                std::memcpy(x, y, N_ * E * sizeof(float));  // I == E
+                decoder_->forward_step(t, h_prev, c_prev);
+                attend(t, decoder_->h(t));
+                std::memcpy(decoder2_->input(t), context_.row(t * N_), N_ * C * sizeof(float));
+                decoder2_->forward_step(t, decoder_->h(t), lstm ? decoder_->c(t) : nullptr);
+                for (int64_t n = 0; n < N_; ++n) {
+                    float* f = features_.row(t * N_ + n);
+                    std::memcpy(f, decoder2_->h(t) + n * D, D * sizeof(float));
+                    std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
+                    std::memcpy(f + D + C, y + n * E, E * sizeof(float));
+                }
+            } else if (bahdanau) {
+                attend(t, h_prev);
+                for (int64_t n = 0; n < N_; ++n) {
+                    std::memcpy(x + n * I, y + n * E, E * sizeof(float));
+                    std::memcpy(x + n * I + E, context_.row(t * N_ + n), C * sizeof(float));
+                }
+                decoder_->forward_step(t, h_prev, c_prev);
+                for (int64_t n = 0; n < N_; ++n) {
+                    float* f = features_.row(t * N_ + n);
+                    std::memcpy(f, decoder_->h(t) + n * D, D * sizeof(float));
+                    std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
+                    std::memcpy(f + D + C, y + n * E, E * sizeof(float));
+                }
+            } else {
+                for (int64_t n = 0; n < N_; ++n) {
+                    std::memcpy(x + n * I, y + n * E, E * sizeof(float));
+                    if (feeding) {
+                        if (t == 0) std::memset(x + n * I + E, 0, E * sizeof(float));
+                        else std::memcpy(x + n * I + E, output_.row((t - 1) * N_ + n), E * sizeof(float));
+                    }
+                }
+                decoder_->forward_step(t, h_prev, c_prev);
+                attend(t, decoder_->h(t));
+                for (int64_t n = 0; n < N_; ++n) {
+                    float* f = features_.row(t * N_ + n);
+                    std::memcpy(f, context_.row(t * N_ + n), C * sizeof(float));
+                    std::memcpy(f + C, decoder_->h(t) + n * D, D * sizeof(float));
+                }
+                // õ_t is needed as the next step's input, so it cannot wait for one big product.
+                float* o = output_.row(t * N_);
+                linear(features_.row(t * N_), N_, p("decoder.output.W"), &p("decoder.output.b"), o);
+                tanh_inplace(o, N_ * E);
+            }
+        }
+        if (!luong) {
+            linear(features_.data(), M, p("decoder.output.W"), &p("decoder.output.b"), output_.data());
+            tanh_inplace(output_.data(), output_.size());
+        }
+        output_dropped_ = output_;  // output_ keeps tanh's values for its backward pass
+        if (c_.lexical_model)  // o_t += ℓ_t W_ℓ
+            gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, p("decoder.lexical.W").data(), E, 1.0f,
+                 output_dropped_.data(), E);
+        masks_.apply(output_dropped_.data(), output_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_hidden, kDeepOutput);
+    }
+
+    BatchLoss loss_and_output_gradient() {
+        const int64_t M = Ty_ * N_, V = c_.target_vocab_size;
+        logits_.zero({M, V});
+        const Tensor* bias = &p("decoder.vocab.b");
+        if (c_.tied_embeddings) linear_transposed(output_dropped_.data(), M, p("target.embeddings"), bias, logits_.data());
+        else linear(output_dropped_.data(), M, p("decoder.vocab.W"), bias, logits_.data());
+        const float eps = opt_.label_smoothing;
+        BatchLoss loss;
+        std::vector<double> row_loss(M, 0.0), row_nll(M, 0.0);
+        std::vector<char> row_correct(M, 0);
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < M; ++r) {
+            const int64_t t = r / N_, n = r % N_;
+            float* lp = logits_.row(r);
+            if (t >= tgt_len_[n]) {
+                std::memset(lp, 0, V * sizeof(float));  // padding: no loss, no gradient
+                continue;
+            }
+            const int gold = batch_->targets[n][t];
+            int64_t best = 0;
+            for (int64_t v = 1; v < V; ++v) best = lp[v] > lp[best] ? v : best;
+            log_softmax_inplace(lp, V);
+            double sum_all = 0;
+            for (int64_t v = 0; v < V; ++v) sum_all += lp[v];
+            const float w = batch_->weight(n);
+            row_nll[r] = -lp[gold];
+            row_loss[r] = w * ((1 - eps) * -lp[gold] + eps * -sum_all / V);
+            row_correct[r] = best == gold;
+            if (g_) {
+                // d/dlogits of the smoothed loss: w·(softmax − ((1−ε)·onehot + ε/V))
+                exp_inplace(lp, V);
+                for (int64_t v = 0; v < V; ++v) lp[v] = w * (lp[v] - eps / V);
+                lp[gold] -= w * (1 - eps);
+            }
+        }
+        for (int64_t r = 0; r < M; ++r) {
+            loss.loss += row_loss[r];
+            loss.nll += row_nll[r];
+            loss.correct += row_correct[r];
+        }
+        loss.tokens = batch_->target_tokens();
+        return loss;
+    }
+
+    void decoder_backward() {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
+        const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
+        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
+        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const bool feeding = luong && c_.input_feeding;
+        const bool lstm = c_.decoder_cell == CellType::LSTM;
+        // Vocabulary projection.
+        Tensor& d_output = scratch_["d_output"];
+        d_output.zero({M, E});
+        if (c_.tied_embeddings) {
+            const Tensor& table = p("target.embeddings");
+            gemm(true, false, table.shape[0], E, M, 1.0f, logits_.data(), table.shape[0], output_dropped_.data(), E, 1.0f,
+                 grad("target.embeddings").data(), E);
+            gemm(false, false, M, E, table.shape[0], 1.0f, logits_.data(), table.shape[0], table.data(), E, 0.0f,
+                 d_output.data(), E);
+            column_sums(logits_.data(), M, table.shape[0], grad("decoder.vocab.b").data());
+        } else {
+            linear_backward(output_dropped_.data(), logits_.data(), M, p("decoder.vocab.W"), &grad("decoder.vocab.W"),
+                            &grad("decoder.vocab.b"), d_output.data());
+        }
+        multiply(d_output.data(), output_mask_);
+        if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ (attend_backward takes it on)
+            d_lexical_.zero({M, E});
+            d_lexical_source_.zero({T_, N_, E});
+            linear_backward(lexical_.data(), d_output.data(), M, p("decoder.lexical.W"), &grad("decoder.lexical.W"),
+                            nullptr, d_lexical_.data());
+        }
+
+        dstates_.zero(states_.shape);
+        dkeys_.zero(keys().shape);
+        dprojected_.zero(projected_.shape);
+        Tensor& d_target = scratch_["d_target"];
+        Tensor& d_features = scratch_["d_features"];
+        Tensor& d_preact = scratch_["d_preact"];  // through tanh of the output layer
+        d_target.zero(target_embedded_.shape);
+        d_features.zero(features_.shape);
+        d_preact.zero({M, E});
+        Tensor ds({N_, D}), ds_prev({N_, D}), dc({N_, D}), dq({N_, D}), dctx({N_, C});
+        Tensor dx({N_, decoder_->input_size()}), dfeed({N_, E});
+        Tensor ds_mid({N_, D}), dx2({N_, C});  // conditional: gradients on s'_t and on RNN₂'s input
+        auto tanh_backward = [&](int64_t row0, int64_t rows, const float* d) {
+            for (int64_t i = 0; i < rows * E; ++i) {
+                const float o = output_[row0 * E + i];
+                d_preact[row0 * E + i] = d[i] * (1 - o * o);
+            }
+        };
+        if (!luong) {
+            tanh_backward(0, M, d_output.data());
+            linear_backward(features_.data(), d_preact.data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
+                            &grad("decoder.output.b"), d_features.data());
+        }
+        // Bahdanau and conditional: the gradient on the features [s_t; c_t; E y_{t−1}] of
+        // step t goes to s_t (added to what step t+1 sent back), to c_t and to E y_{t−1}.
+        auto split_deep_output_gradient = [&](int64_t t, float* dy) {
+            for (int64_t n = 0; n < N_; ++n) {
+                const float* f = d_features.row(t * N_ + n);
+                for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
+                std::memcpy(dctx.row(n), f + D, C * sizeof(float));
+                for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
+            }
+        };
+        for (int64_t t = Ty_ - 1; t >= 0; --t) {
+            float* dy = d_target.data() + t * N_ * E;
+            if (conditional) {
+                split_deep_output_gradient(t, dy);
+                // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
+                decoder2_->backward_step(t, ds.data(), dc.data(), ds_mid.data());
+                decoder2_->input_gradient(t, dx2.data());
+                for (int64_t i = 0; i < N_ * C; ++i) dctx[i] += dx2[i];
+                attend_backward(t, dctx.data(), dq.data());
+                for (int64_t i = 0; i < N_ * D; ++i) ds_mid[i] += dq[i];
+                decoder_->backward_step(t, ds_mid.data(), dc.data(), ds_prev.data());
+                decoder_->input_gradient(t, dx.data());
+                for (int64_t i = 0; i < N_ * E; ++i) dy[i] += dx[i];
+                std::swap(ds, ds_prev);
+                continue;
+            }
+            if (bahdanau) {
+                split_deep_output_gradient(t, dy);
+                decoder_->backward_step(t, ds.data(), dc.data(), ds_prev.data());
+                decoder_->input_gradient(t, dx.data());
+                for (int64_t n = 0; n < N_; ++n) {
+                    const float* d = dx.row(n);
+                    for (int64_t k = 0; k < E; ++k) dy[n * E + k] += d[k];
+                    for (int64_t k = 0; k < C; ++k) dctx.row(n)[k] += d[E + k];
+                }
+                attend_backward(t, dctx.data(), dq.data());
+                for (int64_t i = 0; i < N_ * D; ++i) ds[i] = ds_prev[i] + dq[i];
+                continue;
+            }
+            // Luong: õ_t gets gradient from the output layer and, with input feeding, from step t+1.
+            Tensor d_o({N_, E});
+            for (int64_t i = 0; i < N_ * E; ++i) d_o[i] = d_output[t * N_ * E + i] + (feeding ? dfeed[i] : 0.0f);
+            tanh_backward(t * N_, N_, d_o.data());
+            float* df = d_features.row(t * N_);
+            linear_backward(nullptr, d_preact.row(t * N_), N_, p("decoder.output.W"), nullptr, nullptr, df);
+            for (int64_t n = 0; n < N_; ++n) {
+                const float* f = df + n * (C + D);
+                std::memcpy(dctx.row(n), f, C * sizeof(float));
+                for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[C + k];
+            }
+            attend_backward(t, dctx.data(), dq.data());
+            for (int64_t i = 0; i < N_ * D; ++i) ds[i] += dq[i];
+            decoder_->backward_step(t, ds.data(), dc.data(), ds_prev.data());
+            decoder_->input_gradient(t, dx.data());
+            const int64_t I = decoder_->input_size();
+            for (int64_t n = 0; n < N_; ++n) {
+                for (int64_t k = 0; k < E; ++k) dy[n * E + k] += dx.row(n)[k];
+                if (feeding) std::memcpy(dfeed.row(n), dx.row(n) + E, E * sizeof(float));
+                (void)I;
+            }
+            std::swap(ds, ds_prev);
+        }
+        if (luong) {
+            gemm(true, false, features_.cols(), E, M, 1.0f, features_.data(), features_.cols(), d_preact.data(), E, 1.0f,
+                 grad("decoder.output.W").data(), E);
+            column_sums(d_preact.data(), M, E, grad("decoder.output.b").data());
+        }
+        (void)lstm;
+        decoder_->accumulate_parameter_gradients(cell_gradients("decoder.rnn"));
+        if (conditional) decoder2_->accumulate_parameter_gradients(cell_gradients("decoder.rnn2"));
+        // Target embeddings (the previous tokens fed at each step).
+        multiply(d_target.data(), target_mask_);
+        Tensor& d_table = grad("target.embeddings");
+        const int bos = m_.target_vocab.bos_id();
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                float* row = d_table.row(t == 0 ? bos : batch_->targets[n][t - 1]);
+                const float* d = d_target.data() + (t * N_ + n) * E;
+                for (int64_t k = 0; k < E; ++k) row[k] += d[k];
+            }
+        d_initial_ = ds;  // gradient on s_0
+    }
+
+    void encoder_backward() {
+        const int64_t C = c_.dim_context(), H = c_.dim_rnn, E = c_.dim_emb, M = N_ * T_;
+        // Attention keys and query projection.
+        if (c_.attention == AttentionType::Additive) {
+            linear_backward(queries_.data(), dprojected_.data(), Ty_ * N_, p("attention.Wq"), &grad("attention.Wq"),
+                            nullptr, nullptr);
+            linear_backward(states_.data(), dkeys_.data(), M, p("attention.Wk"), &grad("attention.Wk"),
+                            &grad("attention.b"), dstates_.data(), true);
+        } else if (m_.has("attention.Wa")) {
+            // keys = states · W_aᵀ: dW_a += dkeysᵀ · states, dstates += dkeys · W_a
+            const Tensor& Wa = p("attention.Wa");
+            gemm(true, false, Wa.shape[0], C, M, 1.0f, dkeys_.data(), Wa.shape[0], states_.data(), C, 1.0f,
+                 grad("attention.Wa").data(), C);
+            gemm(false, false, M, C, Wa.shape[0], 1.0f, dkeys_.data(), Wa.shape[0], Wa.data(), C, 1.0f, dstates_.data(), C);
+        } else {
+            for (int64_t i = 0; i < dstates_.size(); ++i) dstates_[i] += dkeys_[i];
+        }
+        // s_0 = tanh(mean · W_init + b)
+        Tensor dz({N_, c_.dim_dec}), dmean({N_, C});
+        for (int64_t i = 0; i < dz.size(); ++i) dz[i] = d_initial_[i] * (1 - init_[i] * init_[i]);
+        linear_backward(mean_.data(), dz.data(), N_, p("decoder.init.W"), &grad("decoder.init.W"), &grad("decoder.init.b"),
+                        dmean.data());
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                for (int64_t k = 0; k < C; ++k) dstates_.data()[(n * T_ + t) * C + k] += dmean.row(n)[k] / src_len_[n];
+        multiply(dstates_.data(), states_mask_);
+
+        Tensor& d_layer = scratch_["d_layer"];
+        d_layer.zero({T_, N_, C});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t)
+                std::memcpy(d_layer.data() + (t * N_ + n) * C, dstates_.data() + (n * T_ + t) * C, C * sizeof(float));
+        for (int l = c_.encoder_depth - 1; l >= 1; --l) {
+            CellRun& u = *upper_[l - 1];
+            Tensor& d_input = scratch_["d_input"];
+            d_input.zero({T_ * N_, C});
+            run_backward(u, d_layer.data(), d_input.data());
+            if (l >= 2)
+                for (int64_t i = 0; i < d_input.size(); ++i) d_input[i] += d_layer[i];
+            const std::string prefix = "encoder." + std::to_string(l);
+            u.accumulate_parameter_gradients(cell_gradients(prefix));
+            std::swap(d_layer, d_input);
+        }
+        Tensor& d_forward = scratch_["d_forward"];
+        Tensor& d_backward = scratch_["d_backward"];
+        d_forward.zero({T_ * N_, H});
+        d_backward.zero({T_ * N_, H});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t) {
+                const float* d = d_layer.data() + (t * N_ + n) * C;
+                std::memcpy(d_forward.row(t * N_ + n), d, H * sizeof(float));
+                std::memcpy(d_backward.row(rev(n, t) * N_ + n), d + H, H * sizeof(float));
+            }
+        Tensor& dx_forward = scratch_["dx_forward"];
+        Tensor& dx_backward = scratch_["dx_backward"];
+        dx_forward.resize({T_ * N_, E});
+        dx_backward.resize({T_ * N_, E});
+        run_backward(*forward_, d_forward.data(), dx_forward.data());
+        run_backward(*backward_, d_backward.data(), dx_backward.data());
+        forward_->accumulate_parameter_gradients(cell_gradients("encoder.0.forward"));
+        backward_->accumulate_parameter_gradients(cell_gradients("encoder.0.backward"));
+        Tensor& d_table = grad(c_.source_embeddings());
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < src_len_[n]; ++t) {
+                float* row = d_table.row(batch_->sources[n][t]);
+                const float* a = dx_forward.row(t * N_ + n);
+                const float* b = dx_backward.row(rev(n, t) * N_ + n);
+                const float* mask = source_mask_.data() + (t * N_ + n) * E;
+                for (int64_t k = 0; k < E; ++k) row[k] += (a[k] + b[k]) * mask[k];
+                if (c_.lexical_model) {
+                    const float* l = d_lexical_source_.data() + (t * N_ + n) * E;
+                    for (int64_t k = 0; k < E; ++k) row[k] += l[k] * mask[k];
+                }
+            }
+    }
+
+    // Backward through a whole left-to-right run: d_out [T·N, H] on each output; dx [T·N, I].
+    void run_backward(CellRun& run, const float* d_out, float* dx) {
+        const int64_t H = run.hidden_size();
+        Tensor dh({N_, H}), carry({N_, H}), dc({N_, H});
+        for (int64_t t = T_ - 1; t >= 0; --t) {
+            for (int64_t i = 0; i < N_ * H; ++i) dh[i] = d_out[t * N_ * H + i] + carry[i];
+            run.backward_step(t, dh.data(), dc.data(), carry.data());
+        }
+        run.input_gradient_all(dx);
+    }
+
+    const Model& m_;
+    const ModelConfig& c_;
+    const TrainingBatch* batch_ = nullptr;
+    TrainingOptions opt_;
+    DropoutMasks masks_;
+    bool guided_ = false;                                      // this batch trains attention to given alignments
+    Tensor alignment_targets_;                                 // [Ty·N, T]: the A_t of guided_alignment_loss
+    std::vector<signed char> source_word_start_, target_word_start_;  // by piece id, filled when first needed
+    Gradients* g_ = nullptr;
+    int64_t N_ = 0, T_ = 0, Ty_ = 0;
+    std::vector<int64_t> src_len_, tgt_len_;
+    Tensor source_embedded_, source_mask_, states_, states_mask_, mean_, init_, keys_;
+    std::unique_ptr<CellRun> forward_, backward_, decoder_, decoder2_;  // decoder2_: conditional style only
+    std::vector<std::unique_ptr<CellRun>> upper_;
+    Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;
+    Tensor output_, output_dropped_, output_mask_, logits_;
+    Tensor lexical_, d_lexical_, d_lexical_source_;  // lexical model only: ℓ_t, its gradient, d(x_j) [T,N,E]
+    Tensor dstates_, dkeys_, dprojected_, d_initial_;
+    std::map<std::string, Tensor> scratch_;  // large per-batch buffers, kept so later batches do not allocate
+};
+
+TrainingGraph::TrainingGraph(const Model& model) : graph_(std::make_unique<Graph>(model)) {}
+TrainingGraph::~TrainingGraph() = default;
+
+BatchLoss TrainingGraph::forward_backward(const TrainingBatch& batch, const TrainingOptions& options, Random& random,
+                                          Gradients& gradients) {
+    return graph_->run(batch, options, random, &gradients);
+}
+
+BatchLoss TrainingGraph::evaluate(const TrainingBatch& batch, float label_smoothing) {
+    TrainingOptions options;
+    options.label_smoothing = label_smoothing;
+    options.dropout_embeddings = 0.0f;
+    options.dropout_hidden = 0.0f;
+    Random unused(0);
+    return graph_->run(batch, options, unused, nullptr);
+}
+
+BatchLoss forward_backward(const Model& model, const TrainingBatch& batch, const TrainingOptions& options,
+                           Random& random, Gradients& gradients) {
+    return TrainingGraph(model).forward_backward(batch, options, random, gradients);
+}
+
+BatchLoss evaluate_loss(const Model& model, const TrainingBatch& batch, float label_smoothing) {
+    return TrainingGraph(model).evaluate(batch, label_smoothing);
+}
+
+}  // namespace nmt
