@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "train/distributed_training.h"
+#include "train/training_graph.h"
 #include "test_support.h"
 
 using namespace nmt;

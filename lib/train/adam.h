@@ -6,7 +6,7 @@
 #include <string>
 
 #include "model/model.h"
-#include "train/training_graph.h"
+#include "train/gradients.h"
 
 namespace nmt {
 

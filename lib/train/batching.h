@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "train/corpus.h"
-#include "train/training_graph.h"
+#include "train/training_batch.h"
 
 namespace nmt {
 

@@ -13,7 +13,8 @@
 #include "train/communicator.h"
 #include "model/model.h"
 #include "train/parameter_average.h"
-#include "train/training_graph.h"
+#include "train/gradients.h"
+#include "train/training_batch.h"
 
 namespace nmt {
 

@@ -14,22 +14,6 @@
 
 namespace nmt {
 
-int64_t TrainingBatch::target_tokens() const {
-    int64_t n = 0;
-    for (const auto& t : targets) n += t.size();
-    return n;
-}
-
-Gradients zero_gradients(const Model& model) {
-    Gradients g;
-    for (const auto& [name, t] : model.parameters) g.emplace(name, Tensor(t.shape));
-    return g;
-}
-
-void clear(Gradients& gradients) {
-    for (auto& [name, t] : gradients) t.fill(0.0f);
-}
-
 namespace {
 
 void multiply(float* x, const Tensor& mask) {

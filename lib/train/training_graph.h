@@ -13,27 +13,10 @@
 
 #include "model/model.h"
 #include "core/random.h"
-#include "align/word_alignment.h"
+#include "train/gradients.h"
+#include "train/training_batch.h"
 
 namespace nmt {
-
-struct TrainingBatch {
-    std::vector<std::vector<int>> sources;  // source ids ending with EOS, none empty
-    std::vector<std::vector<int>> targets;  // target ids ending with EOS (no BOS), none empty
-    // Each sentence's loss (and so its gradient) is multiplied by its weight;
-    // empty means 1 for all. Minimum risk training (minimum_risk.h) weights
-    // its candidate translations this way, some negatively.
-    std::vector<float> weights;
-    // The index of sources[0] in the batch this is a slice of (data-parallel
-    // training): dropout masks follow from it, so the slices of a batch draw
-    // the masks the whole batch would (dropout_masks.h).
-    int64_t first_sentence = 0;
-    // Given word alignments of each sentence (guided alignment), or empty:
-    // links between words, which the graph maps onto their pieces.
-    std::vector<Links> alignments;
-    int64_t target_tokens() const;
-    float weight(size_t sentence) const { return weights.empty() ? 1.0f : weights[sentence]; }
-};
 
 struct TrainingOptions {
     float label_smoothing = 0.1f;
@@ -62,11 +45,6 @@ struct BatchLoss {
     int64_t tokens = 0;
     int64_t correct = 0;  // tokens whose gold piece has the highest probability
 };
-
-using Gradients = std::map<std::string, Tensor>;
-
-Gradients zero_gradients(const Model& model);
-void clear(Gradients& gradients);
 
 // The graph for one model, reused across batches so that its buffers (the
 // vocabulary logits alone are tokens × vocabulary floats) are allocated once,
