@@ -6,7 +6,8 @@
 #   DATA_DIR: the shared data (default ../shared/data); NMT: default build/nmt.
 #   EN_FR_MODELS, FR_EN_MODELS: the models whose attention is scored (default
 #   the shipped general and caption models); a French-English model aligns
-#   the pairs the other way, and its links are turned round.
+#   the pairs the other way, and its links are turned round. STATISTICAL=0
+#   skips the statistical aligner's rows.
 # The statistical aligner is trained on Multi30k's training pairs plus the
 # whole validation set, as fast_align is run on the data it aligns.
 set -euo pipefail
@@ -28,7 +29,7 @@ echo "|---|---|"
 cat "$data/train.en" "$data/val.en" >"$work/all.en"
 cat "$data/train.fr" "$data/val.fr" >"$work/all.fr"
 train_lines=$(wc -l <"$data/train.en")
-for h in intersect grow-diag-final-and union; do
+for h in $([[ ${STATISTICAL:-1} == 0 ]] || echo intersect grow-diag-final-and union); do
     "$nmt" align --statistical --symmetrize "$h" -i "$work/all.en" -r "$work/all.fr" -o "$work/stat.align"
     sed -n "$((train_lines + 1)),$((train_lines + 100))p" "$work/stat.align" >"$work/stat.100"
     score "statistical, $h" "$work/stat.100"
