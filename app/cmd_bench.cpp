@@ -13,6 +13,7 @@
 #include "core/onednn_context.h"
 #include "io/text_input.h"
 #include "train/training_graph.h"
+#include "decode/precision.h"
 #include "decode/translator.h"
 
 namespace nmt::app {
@@ -23,6 +24,7 @@ struct BenchOptions {
     std::string model, input, target;  // target: training mode (source = input)
     int64_t batch_tokens = 2000, steps = 20;
     std::vector<int> beams = {1, 5}, batches = {1, 32};
+    std::vector<std::string> precisions = {"fp32", "int8"};
     int threads = 2, lines = 0, repeat = 1;
     bool json = false;
 };
@@ -72,17 +74,9 @@ void run_training(const BenchOptions& o) {
                   << o.batch_tokens << " target tokens: " << static_cast<int64_t>(per_s) << " target tokens/s\n";
 }
 
-void run(const BenchOptions& o) {
-    set_threads(o.threads);
-    if (!o.target.empty()) return run_training(o);
-    const Model model = load_model(o.model);
-    const auto lines = read_lines(o.input, o.lines);
-    if (lines.empty()) throw Error(o.input + ": no lines to translate");
-    Translator translator(model);
-    if (!o.json)
-        std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads
-                  << " threads\n"
-                  << "beam  batch  sentences/s  target tokens/s  ms/sentence\n";
+// One row per beam and batch size, for a translator of one precision.
+void measure(Translator& translator, const std::vector<std::string>& lines, const std::string& precision,
+             const BenchOptions& o) {
     for (int beam : o.beams)
         for (int batch : o.batches) {
             TranslateOptions options;
@@ -101,18 +95,35 @@ void run(const BenchOptions& o) {
             }
             const double sentences_per_s = lines.size() / best, tokens_per_s = tokens / best;
             if (o.json) {
-                std::cout << nlohmann::json{{"beam", beam}, {"batch", batch}, {"threads", o.threads},
+                std::cout << nlohmann::json{{"precision", precision}, {"beam", beam}, {"batch", batch}, {"threads", o.threads},
                                             {"sentences", lines.size()}, {"seconds", best},
                                             {"sentences_per_s", sentences_per_s}, {"target_tokens_per_s", tokens_per_s}}
                                  .dump()
                           << std::endl;
             } else {
                 char row[128];
-                std::snprintf(row, sizeof row, "%4d  %5d  %11.1f  %15.0f  %11.2f\n", beam, batch, sentences_per_s,
-                              tokens_per_s, 1000.0 * best / lines.size());
+                std::snprintf(row, sizeof row, "%-9s  %4d  %5d  %11.1f  %15.0f  %11.2f\n", precision.c_str(), beam,
+                              batch, sentences_per_s, tokens_per_s, 1000.0 * best / lines.size());
                 std::cout << row << std::flush;
             }
         }
+}
+
+void run(const BenchOptions& o) {
+    set_threads(o.threads);
+    if (!o.target.empty()) return run_training(o);
+    Model model = load_model(o.model);
+    const auto lines = read_lines(o.input, o.lines);
+    if (lines.empty()) throw Error(o.input + ": no lines to translate");
+    if (!o.json)
+        std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads
+                  << " threads\n"
+                  << "precision  beam  batch  sentences/s  target tokens/s  ms/sentence\n";
+    for (const std::string& precision : o.precisions) {
+        set_decoding_precision(model, parse_precision(precision));
+        Translator translator(model);
+        measure(translator, lines, precision, o);
+    }
 }
 
 }  // namespace
@@ -129,6 +140,10 @@ void add_bench_command(CLI::App& app) {
     c->add_option("--batch-sizes", o->batches, "Batch sizes to measure")
         ->delimiter(',')
         ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    c->add_option("--precisions", o->precisions, "Decoding precisions to measure (fp32, int8)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"fp32", "int8"}))
         ->capture_default_str();
     c->add_option("--threads", o->threads, "CPU threads")->capture_default_str();
     c->add_option("--lines", o->lines, "Use only the first N lines (0 = all)")->capture_default_str();

@@ -3,6 +3,7 @@
 #include <dnnl.hpp>
 
 #include "core/error.h"
+#include "core/int8_gemm.h"
 
 namespace nmt {
 
@@ -21,9 +22,19 @@ void add_bias(float* out, int64_t M, int64_t N, const float* bias) {
     }
 }
 
-void linear(const float* x, int64_t M, const Tensor& W, const Tensor* bias, float* out, bool accumulate) {
+void column_product(const float* x, int64_t M, const Tensor& W, const QuantizedMatrix* quantized, int64_t first,
+                    int64_t count, float* out, int64_t ldc, bool accumulate) {
     const int64_t K = W.shape[0], N = W.cols();
-    gemm(false, false, M, N, K, 1.0f, x, K, W.data(), N, accumulate ? 1.0f : 0.0f, out, N);
+    if (quantized)
+        int8_product(x, M, *quantized, first, count, out, ldc, accumulate);
+    else
+        gemm(false, false, M, count, K, 1.0f, x, K, W.data() + first, N, accumulate ? 1.0f : 0.0f, out, ldc);
+}
+
+void linear(const float* x, int64_t M, const Tensor& W, const Tensor* bias, float* out, bool accumulate,
+            const QuantizedMatrix* quantized) {
+    const int64_t N = W.cols();
+    column_product(x, M, W, quantized, 0, N, out, N, accumulate);
     if (bias) add_bias(out, M, N, bias->data());
 }
 

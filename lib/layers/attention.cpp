@@ -30,7 +30,7 @@ int64_t Attention::query_size() const {
 
 void Attention::project_queries(const float* queries, int64_t M, float* out) const {
     if (type_ == AttentionType::Additive)
-        linear(queries, M, model_.param("attention.Wq"), nullptr, out);
+        linear(queries, M, model_.param("attention.Wq"), nullptr, out, false, model_.quantized("attention.Wq"));
     else
         std::memcpy(out, queries, M * query_size() * sizeof(float));
 }

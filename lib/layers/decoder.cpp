@@ -4,6 +4,7 @@
 
 #include "core/fast_math.h"
 #include "core/gemm.h"
+#include "core/int8_gemm.h"
 #include "core/weighted_sum.h"
 
 namespace nmt {
@@ -72,7 +73,7 @@ void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
 void Decoder::deep_output(const Tensor& features) {
     output_.resize({features.rows(), config_.dim_emb});
     linear(features.data(), features.rows(), model_.param("decoder.output.W"), &model_.param("decoder.output.b"),
-           output_.data());
+           output_.data(), false, model_.quantized("decoder.output.W"));
     tanh_inplace(output_.data(), output_.size());
 }
 
@@ -85,18 +86,23 @@ void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& 
         const int s = state.sentence[m];
         weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
     }
-    gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, model_.param("decoder.lexical.W").data(), E, 1.0f,
-         output_.data(), E);
+    linear(lexical_.data(), M, model_.param("decoder.lexical.W"), nullptr, output_.data(), true,
+           model_.quantized("decoder.lexical.W"));
 }
 
 void Decoder::vocabulary_projection(Tensor& log_probs) {
     const int64_t M = output_.rows(), V = config_.target_vocab_size;
     log_probs.resize({M, V});
     const Tensor* bias = &model_.param("decoder.vocab.b");
-    if (config_.tied_embeddings)
+    if (!config_.tied_embeddings) {
+        linear(output_.data(), M, model_.param("decoder.vocab.W"), bias, log_probs.data(), false,
+               model_.quantized("decoder.vocab.W"));
+    } else if (const QuantizedMatrix* embeddings = model_.quantized("target.embeddings")) {
+        int8_product(output_.data(), M, *embeddings, 0, V, log_probs.data(), V, false);  // stored transposed
+        add_bias(log_probs.data(), M, V, bias->data());
+    } else {
         linear_transposed(output_.data(), M, model_.param("target.embeddings"), bias, log_probs.data());
-    else
-        linear(output_.data(), M, model_.param("decoder.vocab.W"), bias, log_probs.data());
+    }
 #pragma omp parallel for schedule(static)
     for (int64_t m = 0; m < M; ++m) log_softmax_inplace(log_probs.row(m), V);
 }

@@ -8,16 +8,21 @@ namespace nmt {
 
 CellWeights cell_weights(const Model& model, const std::string& prefix) {
     const bool ln = model.has(prefix + ".ln_x");
-    return {model.param(prefix + ".W"), model.param(prefix + ".U"), model.param(prefix + ".b"),
-            ln ? &model.param(prefix + ".ln_x") : nullptr, ln ? &model.param(prefix + ".ln_h") : nullptr};
+    return {model.param(prefix + ".W"),
+            model.param(prefix + ".U"),
+            model.param(prefix + ".b"),
+            ln ? &model.param(prefix + ".ln_x") : nullptr,
+            ln ? &model.param(prefix + ".ln_h") : nullptr,
+            model.quantized(prefix + ".W"),
+            model.quantized(prefix + ".U")};
 }
 
 void cell_input(const CellWeights& w, const float* x, int64_t M, float* out, float* x_hat, float* inverse_std) {
     if (!w.ln_x) {
-        linear(x, M, w.W, &w.b, out);
+        linear(x, M, w.W, &w.b, out, false, w.W_int8);
         return;
     }
-    linear(x, M, w.W, nullptr, out);
+    linear(x, M, w.W, nullptr, out, false, w.W_int8);
     const int64_t width = w.W.cols(), H = w.U.shape[0], gates = width / H;
     const float* gain = w.ln_x->data();
     const float* bias = w.b.data();
@@ -58,7 +63,7 @@ void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const fl
     }
     // u and r see h directly; the candidate o sees r∘h, so its product waits for r.
     s.hidden_gates.resize({M, 2 * H});
-    gemm(false, false, M, 2 * H, H, 1.0f, h_rec, H, U.data(), G, 0.0f, s.hidden_gates.data(), 2 * H);
+    column_product(h_rec, M, U, w.U_int8, 0, 2 * H, s.hidden_gates.data(), 2 * H, false);
     if (w.ln_h) {
         add_normalized(s.hidden_gates.data(), M, H, 3, 0, 2, *w.ln_h, gates, s);
     } else {
@@ -76,10 +81,10 @@ void gru_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const fl
     }
     if (w.ln_h) {
         s.candidate.resize({M, H});
-        gemm(false, false, M, H, H, 1.0f, s.reset_hidden.data(), H, U.data() + 2 * H, G, 0.0f, s.candidate.data(), H);
+        column_product(s.reset_hidden.data(), M, U, w.U_int8, 2 * H, H, s.candidate.data(), H, false);
         add_normalized(s.candidate.data(), M, H, 3, 2, 1, *w.ln_h, gates, s);
     } else {
-        gemm(false, false, M, H, H, 1.0f, s.reset_hidden.data(), H, U.data() + 2 * H, G, 1.0f, gates + 2 * H, G);
+        column_product(s.reset_hidden.data(), M, U, w.U_int8, 2 * H, H, gates + 2 * H, G, true);
     }
     for (int64_t m = 0; m < M; ++m) {
         float* g = gates + m * G;
@@ -98,10 +103,10 @@ void lstm_step(const CellWeights& w, int64_t M, int64_t H, float* gates, const f
         s.hidden_normalized.resize({M, G});
         s.hidden_inverse_std.resize({M, 4});
         s.hidden_gates.resize({M, G});
-        gemm(false, false, M, G, H, 1.0f, h_rec, H, w.U.data(), G, 0.0f, s.hidden_gates.data(), G);
+        column_product(h_rec, M, w.U, w.U_int8, 0, G, s.hidden_gates.data(), G, false);
         add_normalized(s.hidden_gates.data(), M, H, 4, 0, 4, *w.ln_h, gates, s);
     } else {
-        gemm(false, false, M, G, H, 1.0f, h_rec, H, w.U.data(), G, 1.0f, gates, G);
+        column_product(h_rec, M, w.U, w.U_int8, 0, G, gates, G, true);
     }
     for (int64_t m = 0; m < M; ++m) {
         float* g = gates + m * G;

@@ -28,6 +28,9 @@ struct CellWeights {
     const Tensor& b;
     const Tensor* ln_x = nullptr;
     const Tensor* ln_h = nullptr;
+    // W and U in int8 when the model decodes in int8 (decode/precision.h).
+    const QuantizedMatrix* W_int8 = nullptr;
+    const QuantizedMatrix* U_int8 = nullptr;
 };
 
 // The cell named `prefix` ("encoder.0.forward", "decoder.rnn", …) of a model.

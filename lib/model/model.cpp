@@ -80,6 +80,11 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     return s;
 }
 
+const QuantizedMatrix* Model::quantized(const std::string& name) const {
+    const auto it = int8.find(name);
+    return it == int8.end() ? nullptr : &it->second;
+}
+
 const Tensor& Model::param(const std::string& name) const {
     auto it = parameters.find(name);
     if (it == parameters.end()) throw Error("model has no parameter " + name);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/int8_gemm.h"
 #include "model/model_config.h"
 #include "model/safetensors.h"
 #include "core/tensor.h"
@@ -27,10 +28,15 @@ struct Model {
     // Search settings the model was tuned for, which nmt translate uses unless
     // told otherwise: {"length_penalty": alpha, "tuned_on": ...} (optional).
     nlohmann::json decoding = nlohmann::json::object();
+    // The decoder's weight matrices quantised for int8 decoding, by parameter
+    // name (decode/precision.h); empty: every product runs in f32.
+    std::map<std::string, QuantizedMatrix> int8 = {};
 
     const Tensor& param(const std::string& name) const;
     Tensor& param(const std::string& name);
     bool has(const std::string& name) const { return parameters.count(name) > 0; }
+    // The int8 form of parameter `name`, or null when it runs in f32.
+    const QuantizedMatrix* quantized(const std::string& name) const;
     int64_t parameter_count() const;
 };
 

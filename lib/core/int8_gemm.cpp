@@ -1,0 +1,100 @@
+#include "core/int8_gemm.h"
+
+#include <dnnl.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.h"
+
+namespace nmt {
+
+namespace {
+
+// Activations are symmetric around zero: x ≈ (q − 128)·scale with q in
+// [1, 255], so that u8 (what VNNI multiplies) holds them.
+constexpr int activation_levels = 127;
+constexpr uint8_t activation_zero = 128;
+
+bool has_vnni() {
+    const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+    return isa == dnnl_cpu_isa_avx512_core_vnni || isa == dnnl_cpu_isa_avx512_core_bf16 ||
+           isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
+}
+
+float row_max_abs(const float* x, int64_t n) {
+    float m = 0.0f;
+    for (int64_t i = 0; i < n; ++i) m = std::max(m, std::fabs(x[i]));
+    return m;
+}
+
+}  // namespace
+
+int int8_weight_levels() {
+    static const int levels = has_vnni() ? 127 : 63;
+    return levels;
+}
+
+QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
+    if (W.shape.size() != 2) throw Error("int8: cannot quantise a tensor of shape " + shape_to_string(W.shape));
+    QuantizedMatrix q;
+    q.K = transposed ? W.shape[1] : W.shape[0];
+    q.N = transposed ? W.shape[0] : W.shape[1];
+    const auto at = [&](int64_t k, int64_t n) { return transposed ? W[n * q.K + k] : W[k * q.N + n]; };
+    q.scales.assign(q.N, 0.0f);
+    for (int64_t k = 0; k < q.K; ++k)
+        for (int64_t n = 0; n < q.N; ++n) q.scales[n] = std::max(q.scales[n], std::fabs(at(k, n)));
+    for (float& s : q.scales) s = s > 0.0f ? s / static_cast<float>(levels) : 1.0f;
+    q.values.resize(q.K * q.N);
+    for (int64_t k = 0; k < q.K; ++k)
+        for (int64_t n = 0; n < q.N; ++n)
+            q.values[k * q.N + n] = static_cast<int8_t>(std::nearbyint(at(k, n) / q.scales[n]));
+    return q;
+}
+
+void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t first, int64_t count, float* out,
+                  int64_t ldc, bool accumulate) {
+    if (M == 0 || count == 0) return;
+    const int64_t K = W.K;
+    // The calling thread's buffers, reused from call to call (decoding calls
+    // this for every product of every step); the OpenMP workers below reach
+    // them through plain pointers, not through their own thread_locals.
+    thread_local std::vector<uint8_t> quantized_buffer;
+    thread_local std::vector<float> scale_buffer;
+    thread_local std::vector<int32_t> sum_buffer;
+    quantized_buffer.resize(M * K);
+    scale_buffer.resize(M);
+    sum_buffer.resize(M * count);
+    uint8_t* const xq = quantized_buffer.data();
+    float* const row_scales = scale_buffer.data();
+    int32_t* const sums = sum_buffer.data();
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; ++m) {
+        const float* row = x + m * K;
+        const float max_abs = row_max_abs(row, K);
+        const float scale = max_abs > 0.0f ? max_abs / activation_levels : 1.0f;
+        const float inverse = 1.0f / scale;
+        uint8_t* q = xq + m * K;
+        for (int64_t k = 0; k < K; ++k)
+            q[k] = static_cast<uint8_t>(static_cast<int>(std::nearbyint(row[k] * inverse)) + activation_zero);
+        row_scales[m] = scale;
+    }
+    const int32_t no_offset = 0;
+    const dnnl_status_t status =
+        dnnl_gemm_u8s8s32('N', 'N', 'F', M, count, K, 1.0f, xq, K, activation_zero, W.values.data() + first,
+                          W.N, 0, 0.0f, sums, count, &no_offset);
+    if (status != dnnl_success) throw Error("oneDNN int8 gemm failed with status " + std::to_string(status));
+    const float* column_scales = W.scales.data() + first;
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; ++m) {
+        const int32_t* s = sums + m * count;
+        float* o = out + m * ldc;
+        const float a = row_scales[m];
+        if (accumulate)
+            for (int64_t n = 0; n < count; ++n) o[n] += static_cast<float>(s[n]) * (a * column_scales[n]);
+        else
+            for (int64_t n = 0; n < count; ++n) o[n] = static_cast<float>(s[n]) * (a * column_scales[n]);
+    }
+}
+
+}  // namespace nmt

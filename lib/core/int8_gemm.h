@@ -1,0 +1,40 @@
+// 8-bit integer products for decoding (issue 36), as Marian and CTranslate2
+// run them on CPUs: each weight matrix is quantised once to int8 with one
+// scale per output column, each row of activations to u8 on the fly with a
+// scale of its own, and the product runs through oneDNN's u8s8s32 gemm (on
+// AVX-512 VNNI one vpdpbusd does 64 multiply-adds where an fp32 FMA does 16),
+// then is scaled back to f32.
+//
+// A row's result depends only on that row and the weights (integer sums are
+// exact), so batched products equal one-by-one products bit for bit.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace nmt {
+
+// W [K, N] (out = x·W) as int8: W[k, n] ≈ values[k·N + n] · scales[n].
+struct QuantizedMatrix {
+    int64_t K = 0, N = 0;
+    std::vector<int8_t> values;  // [K, N], row-major
+    std::vector<float> scales;   // [N]
+};
+
+// The largest weight level: 127 where the CPU multiplies u8 by s8 into 32-bit
+// sums (VNNI), 63 where oneDNN's kernel adds two u8·s8 products in a
+// saturating 16-bit lane first (AVX2 and AVX-512 without VNNI: 255·63·2 fits,
+// 255·127·2 does not).
+int int8_weight_levels();
+
+// W as a QuantizedMatrix: `transposed` when W is stored [N, K] (out = x·Wᵀ,
+// as the tied output embeddings are).
+QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels = int8_weight_levels());
+
+// out[M, count] (row stride ldc) = x[M, K] · W[:, first : first + count], or
+// += when `accumulate`; x has row stride K.
+void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t first, int64_t count, float* out,
+                  int64_t ldc, bool accumulate);
+
+}  // namespace nmt

@@ -1,0 +1,35 @@
+#include "decode/precision.h"
+
+#include "core/error.h"
+
+namespace nmt {
+
+Precision parse_precision(const std::string& name) {
+    if (name == "fp32") return Precision::FP32;
+    if (name == "int8") return Precision::Int8;
+    throw Error("unknown precision '" + name + "' (fp32 or int8)");
+}
+
+std::string to_string(Precision precision) { return precision == Precision::Int8 ? "int8" : "fp32"; }
+
+void set_decoding_precision(Model& model, Precision precision) {
+    model.int8.clear();
+    if (precision == Precision::FP32) return;
+    const ModelConfig& c = model.config;
+    auto quantize = [&](const std::string& name) {
+        if (model.has(name)) model.int8.emplace(name, quantize_columns(model.param(name), false));
+    };
+    for (const char* cell : {"decoder.rnn", "decoder.rnn2"}) {
+        quantize(std::string(cell) + ".W");
+        quantize(std::string(cell) + ".U");
+    }
+    if (c.attention == AttentionType::Additive) quantize("attention.Wq");
+    quantize("decoder.output.W");
+    quantize("decoder.lexical.W");
+    if (c.tied_embeddings)  // the output projection is x·Eᵀ: quantised per vocabulary entry
+        model.int8.emplace("target.embeddings", quantize_columns(model.param("target.embeddings"), true));
+    else
+        quantize("decoder.vocab.W");
+}
+
+}  // namespace nmt
