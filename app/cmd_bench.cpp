@@ -76,12 +76,14 @@ void run_training(const BenchOptions& o) {
 
 // One row per beam and batch size, for a translator of one precision.
 void measure(Translator& translator, const std::vector<std::string>& lines, const std::string& precision,
-             const BenchOptions& o) {
+             bool shortlist, const BenchOptions& o) {
+    const std::string setting = precision + (shortlist ? "+shortlist" : "");
     for (int beam : o.beams)
         for (int batch : o.batches) {
             TranslateOptions options;
             options.search.beam_size = beam;
             options.batch_size = batch;
+            options.use_shortlist = shortlist;
             translator.translate({lines.front()}, options);  // warm-up: primitive creation, page faults
             double best = 1e30;
             int64_t tokens = 0;
@@ -95,14 +97,14 @@ void measure(Translator& translator, const std::vector<std::string>& lines, cons
             }
             const double sentences_per_s = lines.size() / best, tokens_per_s = tokens / best;
             if (o.json) {
-                std::cout << nlohmann::json{{"precision", precision}, {"beam", beam}, {"batch", batch}, {"threads", o.threads},
+                std::cout << nlohmann::json{{"precision", precision}, {"shortlist", shortlist}, {"beam", beam}, {"batch", batch}, {"threads", o.threads},
                                             {"sentences", lines.size()}, {"seconds", best},
                                             {"sentences_per_s", sentences_per_s}, {"target_tokens_per_s", tokens_per_s}}
                                  .dump()
                           << std::endl;
             } else {
                 char row[128];
-                std::snprintf(row, sizeof row, "%-9s  %4d  %5d  %11.1f  %15.0f  %11.2f\n", precision.c_str(), beam,
+                std::snprintf(row, sizeof row, "%-14s  %4d  %5d  %11.1f  %15.0f  %11.2f\n", setting.c_str(), beam,
                               batch, sentences_per_s, tokens_per_s, 1000.0 * best / lines.size());
                 std::cout << row << std::flush;
             }
@@ -118,11 +120,13 @@ void run(const BenchOptions& o) {
     if (!o.json)
         std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads
                   << " threads\n"
-                  << "precision  beam  batch  sentences/s  target tokens/s  ms/sentence\n";
+                  << "precision       beam  batch  sentences/s  target tokens/s  ms/sentence\n";
+    // Each precision without, then (when the model has one) with its shortlist.
     for (const std::string& precision : o.precisions) {
         set_decoding_precision(model, parse_precision(precision));
         Translator translator(model);
-        measure(translator, lines, precision, o);
+        measure(translator, lines, precision, false, o);
+        if (!model.shortlist.empty()) measure(translator, lines, precision, true, o);
     }
 }
 

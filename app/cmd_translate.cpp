@@ -25,7 +25,7 @@ struct TranslateCommand {
     std::string model, input, output, alignments, svg_directory, format = "text", from, to, domain;
     std::string precision = "fp32";
     int threads = 0;
-    bool quiet = false, list_models = false, no_split = false;
+    bool quiet = false, list_models = false, no_split = false, no_shortlist = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
@@ -105,6 +105,7 @@ void run(TranslateCommand& o) {
     s.alignments = alignments.get();
     s.svg_directory = o.svg_directory;
     s.split_sentences = !o.no_split;
+    s.translate.use_shortlist = !o.no_shortlist;
     if (!o.quiet) s.warn = [](const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); };
     const bool progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);  // files, on a terminal
     if (progress)
@@ -153,6 +154,8 @@ void add_translate_command(CLI::App& app) {
                   "VNNI, within a few tenths of BLEU)")
         ->check(CLI::IsMember({"fp32", "int8"}))
         ->capture_default_str();
+    c->add_flag("--no-shortlist", o->no_shortlist,
+                "Score the whole target vocabulary at each step, even where the model has a lexical shortlist");
     c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
     c->add_option("--format", o->format, "text: translations; jsonl: one JSON object per line with alignments")
         ->check(CLI::IsMember({"text", "jsonl"}))

@@ -15,5 +15,6 @@ void add_average_command(CLI::App& app);
 void add_score_command(CLI::App& app);
 void add_vocab_command(CLI::App& app);
 void add_train_command(CLI::App& app);
+void add_shortlist_command(CLI::App& app);
 
 }  // namespace nmt::app

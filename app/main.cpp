@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
     nmt::app::add_score_command(app);
     nmt::app::add_init_command(app);
     nmt::app::add_info_command(app);
+    nmt::app::add_shortlist_command(app);
     nmt::app::add_bench_command(app);
     nmt::app::add_convert_command(app);
     nmt::app::add_average_command(app);

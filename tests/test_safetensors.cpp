@@ -119,6 +119,8 @@ TEST_CASE("safetensors: round trip of every dtype with metadata") {
     std::string blob("spm\0\x01\xfe\xff model", 13);
     file.tensors["spm"] = StoredTensor::from_bytes(blob);
     file.tensors["empty.bytes"] = StoredTensor::from_bytes("");
+    const std::vector<int32_t> ids = {0, -1, 2147483647, -2147483647 - 1, 15999, 7};
+    file.tensors["ids"] = StoredTensor::from_ints(ids, {2, 3});
 
     std::string path = dir.file("model.safetensors");
     write_safetensors(path, file);
@@ -143,6 +145,8 @@ TEST_CASE("safetensors: round trip of every dtype with metadata") {
     CHECK(back.tensors["spm"].as_string() == blob);
     CHECK(back.tensors["spm"].shape == Shape{13});
     CHECK(back.tensors["empty.bytes"].as_string().empty());
+    CHECK(back.tensors["ids"].to_ints() == ids);
+    CHECK(testing::error_of([&] { back.tensors["ids"].to_float(); }) == "tensor of I32 cannot be read as floats");
 }
 
 TEST_CASE("safetensors: writing replaces an existing file and leaves no temp file") {

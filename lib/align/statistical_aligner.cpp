@@ -112,6 +112,24 @@ double StatisticalAligner::translation(int source, int target) const {
     return it == row.end() ? kFloor : std::max(it->second, kFloor);
 }
 
+std::unordered_map<std::string, std::vector<std::pair<std::string, double>>> StatisticalAligner::translations(
+    size_t k) const {
+    std::vector<const std::string*> target_words(target_vocab_.size());
+    for (const auto& [word, id] : target_vocab_) target_words[id] = &word;
+    std::unordered_map<std::string, std::vector<std::pair<std::string, double>>> out;
+    for (const auto& [word, id] : source_vocab_) {
+        if (id >= static_cast<int>(table_.size())) continue;
+        std::vector<std::pair<int, double>> row(table_[id].begin(), table_[id].end());
+        const size_t kept = std::min(k, row.size());
+        std::partial_sort(row.begin(), row.begin() + kept, row.end(), [](const auto& a, const auto& b) {
+            return a.second != b.second ? a.second > b.second : a.first < b.first;
+        });
+        auto& best = out[word];
+        for (size_t i = 0; i < kept; ++i) best.emplace_back(*target_words[row[i].first], row[i].second);
+    }
+    return out;
+}
+
 PairsInMemory::PairsInMemory(const std::vector<std::string>& sources, const std::vector<std::string>& targets)
     : sources_(sources), targets_(targets) {
     if (sources.size() != targets.size()) throw Error("statistical aligner: as many targets as sources are needed");

@@ -74,6 +74,10 @@ public:
     void train(const std::vector<std::string>& sources, const std::vector<std::string>& targets);
     Links align(const std::string& source, const std::string& target) const;
 
+    // For every source word seen in training, its `k` most probable
+    // translations, t(e | f) best first (ties by first seen): what a lexical
+    // shortlist keeps (model/shortlist.h).
+    std::unordered_map<std::string, std::vector<std::pair<std::string, double>>> translations(size_t k) const;
     double tension() const { return tension_; }
     double log_likelihood() const { return log_likelihood_; }  // of the training pairs, at the last E step
 

@@ -37,11 +37,12 @@ bool better(const Candidate& a, const Candidate& b) {
     return a.token < b.token;
 }
 
-// The best `width` proposals over rows [begin, end) of log_probs. Nearly all
-// of the rows × V proposals lose to the current worst, so that test comes
-// first and costs one comparison.
-void best_candidates(const Tensor& log_probs, const std::vector<float>& row_scores, int begin, int end, int width,
-                     std::vector<Candidate>& best) {
+// The best `width` proposals over rows [begin, end) of log_probs, whose
+// column v is token ids[v] (v itself when ids is empty). Nearly all of the
+// rows × V proposals lose to the current worst, so that test comes first and
+// costs one comparison.
+void best_candidates(const Tensor& log_probs, const std::vector<int>& ids, const std::vector<float>& row_scores,
+                     int begin, int end, int width, std::vector<Candidate>& best) {
     best.clear();
     const int64_t V = log_probs.cols();
     float threshold = -INFINITY;
@@ -51,7 +52,7 @@ void best_candidates(const Tensor& log_probs, const std::vector<float>& row_scor
         for (int64_t v = 0; v < V; ++v) {
             const float score = base + lp[v];
             if (score < threshold) continue;
-            const Candidate c{score, r, static_cast<int>(v)};
+            const Candidate c{score, r, ids.empty() ? static_cast<int>(v) : ids[v]};
             if (static_cast<int>(best.size()) == width && !better(c, best.back())) continue;
             best.insert(std::upper_bound(best.begin(), best.end(), c, better), c);
             if (static_cast<int>(best.size()) > width) best.pop_back();
@@ -114,7 +115,7 @@ std::vector<std::vector<SearchHypothesis>> beam_search(StepModel& model, const s
 #pragma omp parallel for schedule(dynamic)
         for (size_t i = 0; i < open_sentences.size(); ++i) {
             const auto& S = sentences[open_sentences[i]];
-            best_candidates(log_probs, row_scores, first_row[i], first_row[i] + static_cast<int>(S.open.size()),
+            best_candidates(log_probs, model.output_ids(), row_scores, first_row[i], first_row[i] + static_cast<int>(S.open.size()),
                             K - static_cast<int>(S.finished.size()), best_per_sentence[i]);
         }
         for (size_t i = 0; i < open_sentences.size(); ++i) {

@@ -27,6 +27,12 @@ public:
     // where T is the batch's longest source.
     virtual void step(const std::vector<int>& parents, const std::vector<int>& tokens, Tensor& log_probs,
                       Tensor& attention) = 0;
+    // When log_probs covers only some tokens (a lexical shortlist), the token
+    // of each column; empty: column v is token v.
+    virtual const std::vector<int>& output_ids() const {
+        static const std::vector<int> every_token;
+        return every_token;
+    }
 };
 
 struct SearchOptions {

@@ -11,6 +11,7 @@ public:
         : decoder_(decoder), batch_(batch), state_(decoder.start(batch)) {}
 
     int64_t vocab_size() const override { return decoder_.vocab_size(); }
+    const std::vector<int>& output_ids() const override { return decoder_.output_ids(); }
 
     void step(const std::vector<int>& parents, const std::vector<int>& tokens, Tensor& log_probs,
               Tensor& attention) override {

@@ -89,6 +89,9 @@ std::vector<TranslationResult> Translator::translate_ids(const std::vector<std::
 void Translator::translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
                                  std::vector<TranslationResult*>& results) {
     const EncodedBatch batch = encoder_.encode(sources);
+    const bool shortlist = options.use_shortlist && !model_.shortlist.empty();
+    decoder_.restrict_output(shortlist ? model_.shortlist.candidates(sources, {model_.target_vocab.eos_id()})
+                                       : std::vector<int>{});
     DecoderSteps steps(decoder_, batch);
     const Vocabulary& sv = model_.source_vocab;
     const Vocabulary& tv = model_.target_vocab;
@@ -161,6 +164,7 @@ std::vector<TranslationResult> Translator::align_ids(const std::vector<std::vect
 void Translator::align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
                              const TranslateOptions& options, std::vector<TranslationResult*>& results) {
     const EncodedBatch batch = encoder_.encode(sources);
+    decoder_.restrict_output({});  // a given target may hold any piece
     const Vocabulary& sv = model_.source_vocab;
     const Vocabulary& tv = model_.target_vocab;
     std::vector<Hypothesis> forced = force_decode(decoder_, batch, targets, tv.bos_id(), tv.eos_id());

@@ -20,6 +20,9 @@ struct TranslateOptions {
     // (restore_placeholders, lib/decode/placeholders.h); only `translation` changes,
     // the pieces and attention stay what the model produced.
     bool repair_placeholders = true;
+    // Score only the lexical shortlist's candidates for each batch, when the
+    // model has a shortlist (model/shortlist.h).
+    bool use_shortlist = true;
 };
 
 // `search` with the settings the model was tuned for (Model::decoding) put in:

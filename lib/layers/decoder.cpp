@@ -90,18 +90,51 @@ void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& 
            model_.quantized("decoder.lexical.W"));
 }
 
-void Decoder::vocabulary_projection(Tensor& log_probs) {
-    const int64_t M = output_.rows(), V = config_.target_vocab_size;
-    log_probs.resize({M, V});
-    const Tensor* bias = &model_.param("decoder.vocab.b");
-    if (!config_.tied_embeddings) {
-        linear(output_.data(), M, model_.param("decoder.vocab.W"), bias, log_probs.data(), false,
-               model_.quantized("decoder.vocab.W"));
-    } else if (const QuantizedMatrix* embeddings = model_.quantized("target.embeddings")) {
-        int8_product(output_.data(), M, *embeddings, 0, V, log_probs.data(), V, false);  // stored transposed
-        add_bias(log_probs.data(), M, V, bias->data());
+void Decoder::restrict_output(std::vector<int> ids) {
+    output_ids_ = std::move(ids);
+    if (output_ids_.empty()) return;
+    const int64_t n = static_cast<int64_t>(output_ids_.size()), E = config_.dim_emb;
+    const Tensor& bias = model_.param("decoder.vocab.b");
+    restricted_bias_.resize({n});
+    for (int64_t i = 0; i < n; ++i) restricted_bias_[i] = bias[output_ids_[i]];
+    const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
+    if (const QuantizedMatrix* full = model_.quantized(name)) {  // columns keep their own scales: cut, not requantised
+        restricted_int8_.K = full->K;
+        restricted_int8_.N = n;
+        restricted_int8_.values.resize(full->K * n);
+        restricted_int8_.scales.resize(n);
+        for (int64_t i = 0; i < n; ++i) restricted_int8_.scales[i] = full->scales[output_ids_[i]];
+        for (int64_t k = 0; k < full->K; ++k)
+            for (int64_t i = 0; i < n; ++i)
+                restricted_int8_.values[k * n + i] = full->values[k * full->N + output_ids_[i]];
+        return;
+    }
+    const Tensor& W = model_.param(name);
+    if (config_.tied_embeddings) {
+        restricted_weights_.resize({n, E});
+        for (int64_t i = 0; i < n; ++i) std::memcpy(restricted_weights_.row(i), W.row(output_ids_[i]), E * sizeof(float));
     } else {
-        linear_transposed(output_.data(), M, model_.param("target.embeddings"), bias, log_probs.data());
+        restricted_weights_.resize({E, n});
+        for (int64_t k = 0; k < E; ++k)
+            for (int64_t i = 0; i < n; ++i) restricted_weights_[k * n + i] = W[k * W.cols() + output_ids_[i]];
+    }
+}
+
+void Decoder::vocabulary_projection(Tensor& log_probs) {
+    const bool restricted = !output_ids_.empty();
+    const int64_t M = output_.rows(), V = restricted ? static_cast<int64_t>(output_ids_.size()) : config_.target_vocab_size;
+    log_probs.resize({M, V});
+    const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
+    const Tensor& bias = restricted ? restricted_bias_ : model_.param("decoder.vocab.b");
+    const QuantizedMatrix* int8 = restricted ? (model_.quantized(name) ? &restricted_int8_ : nullptr) : model_.quantized(name);
+    const Tensor& W = restricted ? restricted_weights_ : model_.param(name);
+    if (int8) {  // stored [E, V] whichever way the f32 weights lie
+        int8_product(output_.data(), M, *int8, 0, V, log_probs.data(), V, false);
+        add_bias(log_probs.data(), M, V, bias.data());
+    } else if (config_.tied_embeddings) {
+        linear_transposed(output_.data(), M, W, &bias, log_probs.data());
+    } else {
+        linear(output_.data(), M, W, &bias, log_probs.data());
     }
 #pragma omp parallel for schedule(static)
     for (int64_t m = 0; m < M; ++m) log_softmax_inplace(log_probs.row(m), V);

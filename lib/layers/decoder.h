@@ -46,6 +46,14 @@ public:
 
     int64_t vocab_size() const { return model_.config.target_vocab_size; }
 
+    // Restricts the vocabulary projection to `ids` (sorted, distinct target
+    // ids: a lexical shortlist's candidates for the batch, model/shortlist.h):
+    // step's log_probs then has one column per id, the softmax taken over
+    // them alone. Empty: the whole vocabulary again.
+    void restrict_output(std::vector<int> ids);
+    // What column v of log_probs stands for: output_ids()[v], or v itself when empty.
+    const std::vector<int>& output_ids() const { return output_ids_; }
+
 private:
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
     void rnn(const CellWeights& cell, DecoderState& state, int64_t M);
@@ -58,12 +66,18 @@ private:
     const ModelConfig& config_;
     const bool conditional_;
     Attention attention_;
-    // The decoder cells' parameters, looked up once rather than by name every step.
+    // The decoder cells' parameters (and their int8 forms, so the model's
+    // precision is set before a Decoder is made), looked up once.
     const CellWeights rnn_weights_;
     const std::optional<CellWeights> rnn2_weights_;  // conditional style only
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.
     Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_, lexical_;
+    // The output layer cut to output_ids_ (restrict_output): weights laid out
+    // as the full ones are (tied: [ids, E]; else [E, ids]), bias, int8 form.
+    std::vector<int> output_ids_;
+    Tensor restricted_weights_, restricted_bias_;
+    QuantizedMatrix restricted_int8_;
 };
 
 }  // namespace nmt

@@ -137,6 +137,13 @@ void save_model(const std::string& path, const Model& model, DType storage) {
     for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t, storage);
     file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
     file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
+    if (!model.shortlist.empty()) {
+        const Shortlist& s = model.shortlist;
+        file.tensors["shortlist.by_source"] =
+            StoredTensor::from_ints(s.by_source, {model.config.source_vocab_size, s.per_source});
+        file.tensors["shortlist.frequent"] =
+            StoredTensor::from_ints(s.frequent, {static_cast<int64_t>(s.frequent.size())});
+    }
     write_safetensors(path, file);
 }
 
@@ -179,6 +186,23 @@ ModelHeader parse_model_metadata(const std::string& path, const std::map<std::st
     return header;
 }
 
+bool is_float(DType dtype) { return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16; }
+
+bool is_shortlist(const std::string& name) { return name == "shortlist.by_source" || name == "shortlist.frequent"; }
+
+// A shortlist is optional, but whole: both I32 tensors, by_source one row per source piece.
+void check_shortlist_table(const std::string& path, const SafetensorsFile& table) {
+    const auto by_source = table.tensors.find("shortlist.by_source");
+    const auto frequent = table.tensors.find("shortlist.frequent");
+    const bool has_rows = by_source != table.tensors.end(), has_frequent = frequent != table.tensors.end();
+    if (!has_rows && !has_frequent) return;
+    if (has_rows != has_frequent)
+        throw Error(path + ": the shortlist needs both shortlist.by_source and shortlist.frequent");
+    if (by_source->second.dtype != DType::I32 || by_source->second.shape.size() != 2 ||
+        frequent->second.dtype != DType::I32 || frequent->second.shape.size() != 1)
+        throw Error(path + ": the shortlist tensors must be I32, by_source 2-D and frequent 1-D");
+}
+
 // Every tensor the configuration needs, by name, shape and kind, and nothing
 // else: checked on the table before any byte is read, so that damage is named
 // by the tensor it hits.
@@ -190,7 +214,8 @@ void check_model_table(const std::string& path, const SafetensorsFile& table,
         if (it->second.shape != shape)
             throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
                         ", the configuration expects " + shape_to_string(shape));
-        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+        if (!is_float(it->second.dtype))
+            throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
     }
     for (const char* name : {"vocab.source", "vocab.target"}) {
         auto it = table.tensors.find(name);
@@ -201,9 +226,33 @@ void check_model_table(const std::string& path, const SafetensorsFile& table,
                         shape_to_string(it->second.shape) +
                         ", expected a 1-D U8 tensor (the embedded SentencePiece model)");
     }
+    check_shortlist_table(path, table);
     for (const auto& [name, tensor] : table.tensors)
-        if (!shapes.count(name) && name != "vocab.source" && name != "vocab.target")
+        if (!shapes.count(name) && name != "vocab.source" && name != "vocab.target" && !is_shortlist(name))
             throw Error(path + ": tensor " + name + " is not part of a model of this configuration");
+}
+
+// The shortlist of a model file (checked by check_shortlist_table), its ids
+// checked against the vocabularies; empty when the file has none.
+Shortlist take_shortlist(const std::string& path, const ModelConfig& config, const SafetensorsFile& file) {
+    Shortlist shortlist;
+    const auto by_source = file.tensors.find("shortlist.by_source");
+    const auto frequent = file.tensors.find("shortlist.frequent");
+    if (by_source == file.tensors.end() || frequent == file.tensors.end()) return shortlist;
+    if (by_source->second.shape[0] != config.source_vocab_size)
+        throw Error(path + ": shortlist.by_source has " + std::to_string(by_source->second.shape[0]) +
+                    " rows, the source vocabulary " + std::to_string(config.source_vocab_size) + " pieces");
+    shortlist.per_source = by_source->second.shape[1];
+    shortlist.by_source = by_source->second.to_ints();
+    shortlist.frequent = frequent->second.to_ints();
+    const auto valid = [&](int32_t id, bool padding_allowed) {
+        return (id >= 0 && id < config.target_vocab_size) || (padding_allowed && id == -1);
+    };
+    for (int32_t id : shortlist.by_source)
+        if (!valid(id, true)) throw Error(path + ": shortlist.by_source holds " + std::to_string(id) + ", not a target id");
+    for (int32_t id : shortlist.frequent)
+        if (!valid(id, false)) throw Error(path + ": shortlist.frequent holds " + std::to_string(id) + ", not a target id");
+    return shortlist;
 }
 
 }  // namespace
@@ -245,13 +294,15 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
         if (it->second.shape != shape)
             throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
                         ", the configuration expects " + shape_to_string(shape));
-        if (it->second.dtype == DType::U8) throw Error(path + ": tensor " + name + " is U8, expected a float type");
+        if (!is_float(it->second.dtype))
+            throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
         Tensor values = it->second.to_float();
         file.tensors.erase(it);  // free the raw copy as we go
         for (float v : values.values)
             if (!std::isfinite(v)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
         model.parameters.emplace(name, std::move(values));
     }
+    model.shortlist = take_shortlist(path, config, file);
     return model;
 }
 

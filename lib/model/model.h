@@ -12,6 +12,7 @@
 #include "core/int8_gemm.h"
 #include "model/model_config.h"
 #include "model/safetensors.h"
+#include "model/shortlist.h"
 #include "core/tensor.h"
 #include "model/vocabulary.h"
 
@@ -31,6 +32,8 @@ struct Model {
     // The decoder's weight matrices quantised for int8 decoding, by parameter
     // name (decode/precision.h); empty: every product runs in f32.
     std::map<std::string, QuantizedMatrix> int8 = {};
+    // The lexical shortlist decoding restricts the output to, if the file has one.
+    Shortlist shortlist = {};
 
     const Tensor& param(const std::string& name) const;
     Tensor& param(const std::string& name);

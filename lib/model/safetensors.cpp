@@ -60,6 +60,7 @@ std::string dtype_name(DType dtype) {
         case DType::F16: return "F16";
         case DType::BF16: return "BF16";
         case DType::U8: return "U8";
+        case DType::I32: return "I32";
     }
     throw Error("unknown dtype");
 }
@@ -70,6 +71,7 @@ size_t dtype_size(DType dtype) {
         case DType::F16: return 2;
         case DType::BF16: return 2;
         case DType::U8: return 1;
+        case DType::I32: return 4;
     }
     throw Error("unknown dtype");
 }
@@ -125,7 +127,8 @@ void check_byte_count(const StoredTensor& tensor) {
 }  // namespace
 
 Tensor StoredTensor::to_float() const {
-    if (dtype == DType::U8) throw Error("tensor of U8 bytes cannot be read as floats");
+    if (dtype == DType::U8 || dtype == DType::I32)
+        throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
     check_byte_count(*this);
     Tensor out(shape);
     const uint8_t* in = bytes.data();
@@ -142,7 +145,8 @@ Tensor StoredTensor::to_float() const {
 }
 
 StoredTensor StoredTensor::from_float(const Tensor& tensor, DType dtype) {
-    if (dtype == DType::U8) throw Error("floats cannot be stored as U8 bytes");
+    if (dtype == DType::U8 || dtype == DType::I32)
+        throw Error("floats cannot be stored as " + dtype_name(dtype));
     StoredTensor out;
     out.dtype = dtype;
     out.shape = tensor.shape;
@@ -172,6 +176,26 @@ std::string StoredTensor::as_string() const {
     return std::string(bytes.begin(), bytes.end());
 }
 
+StoredTensor StoredTensor::from_ints(const std::vector<int32_t>& values, Shape shape) {
+    StoredTensor out;
+    out.dtype = DType::I32;
+    out.shape = std::move(shape);
+    if (shape_size(out.shape) != static_cast<int64_t>(values.size()))
+        throw Error("I32 tensor of shape " + shape_to_string(out.shape) + " given " + std::to_string(values.size()) +
+                    " values");
+    out.bytes.resize(values.size() * 4);
+    std::memcpy(out.bytes.data(), values.data(), out.bytes.size());  // little-endian, as the format is
+    return out;
+}
+
+std::vector<int32_t> StoredTensor::to_ints() const {
+    if (dtype != DType::I32) throw Error("tensor of " + dtype_name(dtype) + " cannot be read as I32");
+    check_byte_count(*this);
+    std::vector<int32_t> out(bytes.size() / 4);
+    std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+}
+
 // ---- Writing -------------------------------------------------------------
 
 namespace {
@@ -184,7 +208,8 @@ int reference_rank(DType dtype) {
         case DType::U8: return 0;
         case DType::F16: return 1;
         case DType::BF16: return 2;
-        case DType::F32: return 3;
+        case DType::I32: return 3;
+        case DType::F32: return 4;
     }
     return 0;
 }
@@ -373,10 +398,10 @@ const Json& field(const std::string& path, const std::string& name, const Json& 
 
 DType parse_dtype(const std::string& path, const std::string& name, const Json& value) {
     if (!value.is_string()) throw Error(path + ": tensor " + name + ": \"dtype\" is not a string");
-    for (DType dtype : {DType::F32, DType::F16, DType::BF16, DType::U8})
+    for (DType dtype : {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32})
         if (value.get<std::string>() == dtype_name(dtype)) return dtype;
     throw Error(path + ": tensor " + name + ": unsupported dtype \"" + value.get<std::string>() +
-                "\" (nmt reads F32, F16, BF16, U8)");
+                "\" (nmt reads F32, F16, BF16, U8, I32)");
 }
 
 // The shape, and its size in bytes; fails rather than overflow.

@@ -14,9 +14,9 @@
 
 namespace nmt {
 
-enum class DType { F32, F16, BF16, U8 };
+enum class DType { F32, F16, BF16, U8, I32 };
 
-std::string dtype_name(DType dtype);  // "F32", "F16", "BF16", "U8"
+std::string dtype_name(DType dtype);  // "F32", "F16", "BF16", "U8", "I32"
 size_t dtype_size(DType dtype);
 
 // Bit-level conversions, exposed so tests can pin them. Narrowing rounds to
@@ -36,6 +36,8 @@ struct StoredTensor {
     static StoredTensor from_float(const Tensor& tensor, DType dtype = DType::F32);
     static StoredTensor from_bytes(const std::string& bytes);  // U8, 1-D
     std::string as_string() const;                             // U8 bytes back to a string
+    static StoredTensor from_ints(const std::vector<int32_t>& values, Shape shape);  // I32
+    std::vector<int32_t> to_ints() const;                                           // I32 back to ints
 };
 
 struct SafetensorsFile {
