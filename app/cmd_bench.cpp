@@ -1,6 +1,8 @@
 // nmt bench: decoding speed of a model on a file, for several beam and batch
 // sizes in one run, so figures are comparable with each other.
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <sstream>
 
@@ -14,6 +16,7 @@
 #include "io/text_input.h"
 #include "train/training_graph.h"
 #include "decode/precision.h"
+#include "eval/bleu.h"
 #include "decode/translator.h"
 
 namespace nmt::app {
@@ -22,6 +25,7 @@ namespace {
 
 struct BenchOptions {
     std::string model, input, target;  // target: training mode (source = input)
+    std::string reference;             // decoding mode: BLEU of each setting's translations
     int64_t batch_tokens = 2000, steps = 20;
     std::vector<int> beams = {1, 5}, batches = {1, 32};
     std::vector<std::string> precisions = {"fp32", "int8"};
@@ -74,10 +78,45 @@ void run_training(const BenchOptions& o) {
                   << o.batch_tokens << " target tokens: " << static_cast<int64_t>(per_s) << " target tokens/s\n";
 }
 
-// One row per beam and batch size, for a translator of one precision.
-void measure(Translator& translator, const std::vector<std::string>& lines, const std::string& precision,
-             bool shortlist, const BenchOptions& o) {
+// The best translation of each line.
+std::vector<std::vector<int>> best_ids(const std::vector<TranslationResult>& results) {
+    std::vector<std::vector<int>> ids;
+    for (const auto& r : results) ids.push_back(r.hypotheses.empty() ? std::vector<int>{} : r.hypotheses[0].target_ids);
+    return ids;
+}
+
+// How many of the pieces the full search chose (`full`: per line) the
+// shortlist offers for that line alone: the pieces a shortlist can cost.
+std::string shortlist_coverage(const Model& model, const std::vector<std::string>& lines,
+                               const std::vector<std::vector<int>>& full) {
+    int64_t chosen = 0, missing = 0, lines_missing = 0;
+    for (size_t i = 0; i < lines.size(); ++i) {
+        std::vector<int> source = model.source_vocab.encode(lines[i]);
+        source.push_back(model.source_vocab.eos_id());
+        const std::vector<int> candidates = model.shortlist.candidates({source}, {model.target_vocab.eos_id()});
+        int64_t outside = 0;
+        for (int id : full[i]) outside += !std::binary_search(candidates.begin(), candidates.end(), id);
+        chosen += static_cast<int64_t>(full[i].size());
+        missing += outside;
+        lines_missing += outside > 0;
+    }
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "shortlist coverage: %lld of the %lld pieces the full search chose are candidates (%.2f%%); "
+                  "%lld of %zu lines chose a piece outside their shortlist",
+                  static_cast<long long>(chosen - missing), static_cast<long long>(chosen),
+                  chosen ? 100.0 * (chosen - missing) / chosen : 100.0, static_cast<long long>(lines_missing),
+                  lines.size());
+    return text;
+}
+
+// One row per beam and batch size, for a translator of one precision; the
+// best translations of the last setting's run come back.
+std::vector<TranslationResult> measure(Translator& translator, const std::vector<std::string>& lines,
+                                       const std::vector<std::string>& references, const std::string& precision,
+                                       bool shortlist, const BenchOptions& o) {
     const std::string setting = precision + (shortlist ? "+shortlist" : "");
+    std::vector<TranslationResult> results;
     for (int beam : o.beams)
         for (int batch : o.batches) {
             TranslateOptions options;
@@ -89,26 +128,40 @@ void measure(Translator& translator, const std::vector<std::string>& lines, cons
             int64_t tokens = 0;
             for (int r = 0; r < o.repeat; ++r) {
                 const auto start = std::chrono::steady_clock::now();
-                const auto results = translator.translate(lines, options);
+                results = translator.translate(lines, options);
                 best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
                 tokens = 0;
                 for (const auto& res : results)
                     if (!res.hypotheses.empty()) tokens += res.hypotheses[0].target_pieces.size();
             }
             const double sentences_per_s = lines.size() / best, tokens_per_s = tokens / best;
+            double bleu = -1;
+            if (!references.empty()) {
+                std::vector<std::string> hypotheses;
+                for (const auto& res : results)
+                    hypotheses.push_back(res.hypotheses.empty() ? "" : res.hypotheses[0].translation);
+                bleu = corpus_bleu(hypotheses, {references}, BleuOptions{}).score;
+            }
             if (o.json) {
-                std::cout << nlohmann::json{{"precision", precision}, {"shortlist", shortlist}, {"beam", beam}, {"batch", batch}, {"threads", o.threads},
-                                            {"sentences", lines.size()}, {"seconds", best},
-                                            {"sentences_per_s", sentences_per_s}, {"target_tokens_per_s", tokens_per_s}}
-                                 .dump()
-                          << std::endl;
+                nlohmann::json row{{"precision", precision}, {"shortlist", shortlist}, {"beam", beam},
+                                   {"batch", batch}, {"threads", o.threads}, {"sentences", lines.size()},
+                                   {"seconds", best}, {"sentences_per_s", sentences_per_s},
+                                   {"target_tokens_per_s", tokens_per_s}};
+                if (bleu >= 0) row["bleu"] = bleu;
+                std::cout << row.dump() << std::endl;
             } else {
-                char row[128];
-                std::snprintf(row, sizeof row, "%-14s  %4d  %5d  %11.1f  %15.0f  %11.2f\n", setting.c_str(), beam,
+                char row[160];
+                std::snprintf(row, sizeof row, "%-14s  %4d  %5d  %11.1f  %15.0f  %11.2f", setting.c_str(), beam,
                               batch, sentences_per_s, tokens_per_s, 1000.0 * best / lines.size());
-                std::cout << row << std::flush;
+                std::cout << row;
+                if (bleu >= 0) {
+                    std::snprintf(row, sizeof row, "  %5.2f", bleu);
+                    std::cout << row;
+                }
+                std::cout << std::endl;
             }
         }
+    return results;
 }
 
 void run(const BenchOptions& o) {
@@ -117,17 +170,31 @@ void run(const BenchOptions& o) {
     Model model = load_model(o.model);
     const auto lines = read_lines(o.input, o.lines);
     if (lines.empty()) throw Error(o.input + ": no lines to translate");
+    std::vector<std::string> references;
+    if (!o.reference.empty()) {
+        references = read_lines(o.reference, o.lines);
+        if (references.size() != lines.size())
+            throw Error(o.reference + " has " + std::to_string(references.size()) + " lines, " + o.input + " " +
+                        std::to_string(lines.size()));
+    }
     if (!o.json)
         std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads
                   << " threads\n"
-                  << "precision       beam  batch  sentences/s  target tokens/s  ms/sentence\n";
-    // Each precision without, then (when the model has one) with its shortlist.
+                  << "precision       beam  batch  sentences/s  target tokens/s  ms/sentence"
+                  << (references.empty() ? "" : "   BLEU") << "\n";
+    // Each precision without, then (when the model has one) with its shortlist;
+    // the full search's choices (last beam and batch size) tell how many
+    // pieces the shortlist leaves out.
+    std::string coverage;
     for (const std::string& precision : o.precisions) {
         set_decoding_precision(model, parse_precision(precision));
         Translator translator(model);
-        measure(translator, lines, precision, false, o);
-        if (!model.shortlist.empty()) measure(translator, lines, precision, true, o);
+        const auto full = measure(translator, lines, references, precision, false, o);
+        if (model.shortlist.empty()) continue;
+        if (coverage.empty()) coverage = shortlist_coverage(model, lines, best_ids(full));
+        measure(translator, lines, references, precision, true, o);
     }
+    if (!coverage.empty() && !o.json) std::cout << coverage << " (beam " << o.beams.back() << ")\n";
 }
 
 }  // namespace
@@ -153,6 +220,7 @@ void add_bench_command(CLI::App& app) {
     c->add_option("--lines", o->lines, "Use only the first N lines (0 = all)")->capture_default_str();
     c->add_option("--repeat", o->repeat, "Runs per setting; the fastest counts")->capture_default_str();
     c->add_flag("--json", o->json, "One JSON object per setting");
+    c->add_option("-r,--reference", o->reference, "Reference translations of the input: adds each setting's BLEU");
     c->add_option("--train-target", o->target,
                   "Measure training instead: -i is the source side, this the target side of a parallel corpus");
     c->add_option("--batch-tokens", o->batch_tokens, "Training mode: target tokens per batch")->capture_default_str();

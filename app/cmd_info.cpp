@@ -21,6 +21,9 @@ void add_info_command(CLI::App& app) {
                               {"target_vocab_size", model.target_vocab.size()},
                               {"decoding", model.decoding},
                               {"provenance", model.provenance}};
+        if (!model.shortlist.empty())
+            out["shortlist"] = {{"per_source", model.shortlist.per_source},
+                                {"frequent", model.shortlist.frequent.size()}};
         if (*json) {
             std::cout << out.dump(2) << "\n";
             return;
@@ -41,6 +44,11 @@ void add_info_command(CLI::App& app) {
                   << (cfg.tied_embeddings ? ", tied embeddings" : "") << "\n"
                   << (cfg.layer_norm ? "cells:       layer-normalised (input and recurrent products, per gate)\n" : "")
                   << (cfg.lexical_model ? "output:      lexical model (attention-weighted source embeddings)\n" : "")
+                  << (model.shortlist.empty() ? std::string()
+                                              : "shortlist:   " + std::to_string(model.shortlist.per_source) +
+                                                    " candidates per source piece, " +
+                                                    std::to_string(model.shortlist.frequent.size()) +
+                                                    " frequent target pieces\n")
                   << "decoding:    " << (model.decoding.empty() ? "(defaults)" : model.decoding.dump()) << "\n"
                   << "provenance:  " << model.provenance.dump() << "\n";
     });
