@@ -18,8 +18,8 @@ cd "$(dirname "$0")/.."
 model=${1:?usage: tools/evaluate_general.sh MODEL DIRECTION SPLIT [DATA_DIR] [NMT_BINARY] [DOMAINS...]}
 direction=${2:?direction: en-fr, fr-en, en-de or de-en}
 split=${3:?split: dev or test}
-src=${direction%-*} trg=${direction#*-}
-if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+source tools/general_pair.sh
+general_pair "$direction"
 data=${4:-runs/data/general.en-$foreign}
 nmt=${5:-build/nmt}
 shift $(( $# < 5 ? $# : 5 ))

@@ -19,11 +19,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 direction=${1:?usage: tools/finetune_guided.sh DIRECTION [MODEL] [DATA_DIR] [OUT_DIR] [NMT_BINARY] [NMT_TRAIN_FLAGS...]}
-case $direction in
-    en-fr | fr-en | en-de | de-en) src=${direction%-*} trg=${direction#*-} ;;
-    *) echo "$0: no direction '$direction' (en-fr, fr-en, en-de or de-en)" >&2; exit 2 ;;
-esac
-if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+source tools/general_pair.sh
+general_pair "$direction"
 model=${2:-models/$src-$trg.nmt}
 data=${3:-runs/data/general.en-$foreign}
 out=${4:-runs}

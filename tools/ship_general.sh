@@ -3,7 +3,8 @@
 # set the run validated on (valid.*: 400 lines of each domain's dev set),
 # stores the weights as f16 with that penalty in models/SRC-TRG.nmt (what
 # `nmt translate --from SRC --to TRG` uses), then scores every domain's dev
-# set and, once, its test set (tools/evaluate_general.sh).
+# set and, once, its test set (tools/evaluate_general.sh). The shipped model
+# gets a lexical shortlist (tools/make_shortlist.sh) unless SHORTLIST=0.
 # Usage: tools/ship_general.sh DIRECTION [RUN_DIR] [NMT_BINARY] [ALPHAS...]
 #   defaults: runs (the model is RUN_DIR/general.SRC-TRG.nmt, the best by
 #   validation BLEU, or a checkpoint's average given as RUN_DIR), build/nmt,
@@ -11,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 direction=${1:?usage: tools/ship_general.sh DIRECTION [RUN_DIR] [NMT_BINARY] [ALPHAS...]}
-src=${direction%-*} trg=${direction#*-}
-if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
+source tools/general_pair.sh
+general_pair "$direction"
 run=${2:-runs}
 [[ -d $run ]] && run=$run/general.$src-$trg.nmt
 nmt=${3:-build/nmt}
@@ -33,6 +34,8 @@ done
 printf 'best alpha %s (valid BLEU %s)\n' "$best_alpha" "$best_bleu"
 "$nmt" convert "$run" -o "$shipped" --storage f16 --length-penalty "$best_alpha" --tuned-on "general valid (tools/prepare_general.py)"
 echo "$shipped: length penalty $best_alpha"
+# The lexical shortlist nmt translate uses by default (SHORTLIST=0: none).
+[[ ${SHORTLIST:-1} == 0 ]] || tools/make_shortlist.sh "$direction" "$shipped" "$data" "$nmt"
 echo "dev:"
 tools/evaluate_general.sh "$shipped" "$direction" dev "$data" "$nmt"
 echo "test (scored once):"
