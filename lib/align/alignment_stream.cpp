@@ -213,19 +213,24 @@ int64_t align_stream(Translator& forward, Translator* backward, PairReader& pair
             }
             const bool has_attention = !aligned[i].hypotheses.empty();
             const Hypothesis* best = has_attention ? &aligned[i].hypotheses.front() : nullptr;
+            // The word attention shown (the JSON's word fields, the SVG), merged once for both.
+            std::optional<WordAttention> shown;
+            const auto shown_attention = [&]() -> const WordAttention& {
+                if (!shown)
+                    shown = pair_words ? merge_attention(pair_words->source, pair_words->target, best->attention)
+                                       : word_attention(aligned[i].source_pieces, best->target_pieces, best->attention);
+                return *shown;
+            };
             if (options.format == AlignFormat::Pharaoh) {
                 write_checked_line(out, pharaoh(links));
             } else {
                 nlohmann::json json = alignment_json(done + static_cast<int64_t>(i), aligned[i], sources[i]);
-                if (pair_words && best)
-                    set_word_fields(json, merge_attention(pair_words->source, pair_words->target, best->attention));
+                if (pair_words && best) set_word_fields(json, shown_attention());
                 json["alignment"] = pharaoh(links);
                 write_checked_line(out, json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
             }
             if (!options.svg_directory.empty() && best) {
-                const WordAttention attention =
-                    pair_words ? merge_attention(pair_words->source, pair_words->target, best->attention)
-                               : word_attention(aligned[i].source_pieces, best->target_pieces, best->attention);
+                const WordAttention& attention = shown_attention();
                 write_alignment_svg_file(options.svg_directory, line, word_texts(attention.source),
                                          word_texts(attention.target), attention.weights,
                                          "line " + std::to_string(line) + ": " + targets[i]);
