@@ -120,6 +120,7 @@ std::vector<TranslationResult> measure(Translator& translator, const std::vector
     for (int beam : o.beams)
         for (int batch : o.batches) {
             TranslateOptions options;
+            options.search = with_model_defaults(options.search, translator.model());  // as nmt translate does
             options.search.beam_size = beam;
             options.batch_size = batch;
             options.use_shortlist = shortlist;
