@@ -105,7 +105,7 @@ TEST_CASE("int8: products equal exact integer arithmetic, and f32 within the qua
     }
 }
 
-TEST_CASE("int8: a column block accumulates into a strided output, and batched rows equal one-by-one") {
+TEST_CASE("int8: a column block accumulates into a strided output, batched rows equal one-by-one, either layout") {
     const int64_t M = 6, K = 40, N = 30, first = 10, count = 12, ldc = 20;
     const QuantizedMatrix q = quantize_columns(random_tensor({K, N}, 21, 1.0f), false);
     const std::vector<float> x = testing::random_vector(M * K, 22, 1.0f);
@@ -123,6 +123,14 @@ TEST_CASE("int8: a column block accumulates into a strided output, and batched r
         }
         for (int64_t n = count; n < ldc; ++n) CHECK(batched[m * ldc + n] == 1.5f);  // outside the block: untouched
     }
+    // Laid out by output (as the shortlist cuts the output layer), the same sums.
+    const QuantizedMatrix by_output = transposed_layout(q);
+    REQUIRE(by_output.by_output);
+    CHECK(transposed_layout(by_output).values == q.values);
+    std::vector<float> block(M * count, 0.0f);
+    int8_product(x.data(), M, by_output, first, count, block.data(), count, false);
+    for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < count; ++n) CHECK(block[m * count + n] == full[m * N + first + n]);
 }
 
 TEST_CASE("int8: decoding steps stay close to f32, for every architecture") {

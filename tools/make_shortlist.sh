@@ -8,7 +8,7 @@
 #
 # Usage: tools/make_shortlist.sh DIRECTION MODEL [DATA_DIR] [NMT_BINARY]
 #   DIRECTION: en-fr, fr-en, en-de or de-en; DATA_DIR: default
-#   runs/data/general.en-FOREIGN. K (default 50), FREQUENT (default 200),
+#   runs/data/general.en-FOREIGN. K (default 100), FREQUENT (default 500),
 #   ITERATIONS (default 3: EM iterations of the aligner).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,5 +21,5 @@ nmt=${4:-build/nmt}
 [[ -f $data/train.$src ]] || python3 tools/prepare_general.py "$foreign" ../shared/data "$data" >/dev/null
 tmp=${model%.nmt}.shortlist.tmp.nmt
 "$nmt" shortlist -m "$model" -s "$data/train.$src" -t "$data/train.$trg" \
-    -k "${K:-50}" --frequent "${FREQUENT:-200}" --iterations "${ITERATIONS:-3}" -o "$tmp"
+    -k "${K:-100}" --frequent "${FREQUENT:-500}" --iterations "${ITERATIONS:-3}" -o "$tmp"
 mv "$tmp" "$model"

@@ -16,8 +16,9 @@
 namespace nmt {
 
 struct ShortlistOptions {
-    int per_source = 50;
-    int frequent = 200;
+    // Tatoeba, l10n and ddtp dev (en→fr): 50/200 lost up to 0.35 BLEU, 100/500 at most 0.24.
+    int per_source = 100;
+    int frequent = 500;
     StatisticalAlignerOptions aligner;
 };
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/parallel.h"
 
 namespace nmt {
 
@@ -52,6 +53,15 @@ QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
     return q;
 }
 
+QuantizedMatrix transposed_layout(const QuantizedMatrix& W) {
+    QuantizedMatrix out = W;
+    out.by_output = !W.by_output;
+    const int64_t rows = W.by_output ? W.N : W.K, cols = W.by_output ? W.K : W.N;
+    for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = 0; c < cols; ++c) out.values[c * rows + r] = W.values[r * cols + c];
+    return out;
+}
+
 void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t first, int64_t count, float* out,
                   int64_t ldc, bool accumulate) {
     if (M == 0 || count == 0) return;
@@ -68,7 +78,7 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
     uint8_t* const xq = quantized_buffer.data();
     float* const row_scales = scale_buffer.data();
     int32_t* const sums = sum_buffer.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(M * K))
     for (int64_t m = 0; m < M; ++m) {
         const float* row = x + m * K;
         const float max_abs = row_max_abs(row, K);
@@ -80,12 +90,13 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
         row_scales[m] = scale;
     }
     const int32_t no_offset = 0;
+    const int8_t* weights = W.values.data() + (W.by_output ? first * K : first);
     const dnnl_status_t status =
-        dnnl_gemm_u8s8s32('N', 'N', 'F', M, count, K, 1.0f, xq, K, activation_zero, W.values.data() + first,
-                          W.N, 0, 0.0f, sums, count, &no_offset);
+        dnnl_gemm_u8s8s32('N', W.by_output ? 'T' : 'N', 'F', M, count, K, 1.0f, xq, K, activation_zero, weights,
+                          W.by_output ? K : W.N, 0, 0.0f, sums, count, &no_offset);
     if (status != dnnl_success) throw Error("oneDNN int8 gemm failed with status " + std::to_string(status));
     const float* column_scales = W.scales.data() + first;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(M * count))
     for (int64_t m = 0; m < M; ++m) {
         const int32_t* s = sums + m * count;
         float* o = out + m * ldc;

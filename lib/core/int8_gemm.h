@@ -15,11 +15,15 @@
 
 namespace nmt {
 
-// W [K, N] (out = x·W) as int8: W[k, n] ≈ values[k·N + n] · scales[n].
+// W [K, N] (out = x·W) as int8: W[k, n] ≈ values[k·N + n] · scales[n], or
+// values[n·K + k] when the values are laid out by output (`by_output`): a
+// layout whose outputs can be picked out by copying rows, as a shortlist
+// picks vocabulary entries (oneDNN's kernel is fastest on the other one).
 struct QuantizedMatrix {
     int64_t K = 0, N = 0;
-    std::vector<int8_t> values;  // [K, N], row-major
+    std::vector<int8_t> values;  // [K, N], or [N, K] by_output; row-major
     std::vector<float> scales;   // [N]
+    bool by_output = false;
 };
 
 // The largest weight level: 127 where the CPU multiplies u8 by s8 into 32-bit
@@ -31,6 +35,9 @@ int int8_weight_levels();
 // W as a QuantizedMatrix: `transposed` when W is stored [N, K] (out = x·Wᵀ,
 // as the tied output embeddings are).
 QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels = int8_weight_levels());
+
+// The same matrix laid out the other way (by_output flipped).
+QuantizedMatrix transposed_layout(const QuantizedMatrix& W);
 
 // out[M, count] (row stride ldc) = x[M, K] · W[:, first : first + count], or
 // += when `accumulate`; x has row stride K.

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/error.h"
+#include "core/parallel.h"
 
 namespace nmt {
 
@@ -112,7 +113,7 @@ std::vector<std::vector<SearchHypothesis>> beam_search(StepModel& model, const s
                 row += static_cast<int>(sentences[s].open.size());
             }
         best_per_sentence.resize(open_sentences.size());
-#pragma omp parallel for schedule(dynamic)
+#pragma omp parallel for schedule(dynamic) if (worth_threads(log_probs.size()))
         for (size_t i = 0; i < open_sentences.size(); ++i) {
             const auto& S = sentences[open_sentences[i]];
             best_candidates(log_probs, model.output_ids(), row_scores, first_row[i], first_row[i] + static_cast<int>(S.open.size()),

@@ -5,6 +5,7 @@
 
 #include "core/fast_math.h"
 #include "core/gemm.h"
+#include "core/parallel.h"
 #include "core/weighted_sum.h"
 
 namespace nmt {
@@ -64,7 +65,7 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
     scratch_.resize({M, per_row + 1});
     // Rows are independent and each is computed by one thread the same way,
     // so results do not depend on the thread count or on the other rows.
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(M * T * C))
     for (int64_t m = 0; m < M; ++m) {
         const int s = row_sentence[m];
         const int64_t len = batch.lengths[s];

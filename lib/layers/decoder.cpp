@@ -5,6 +5,7 @@
 #include "core/fast_math.h"
 #include "core/gemm.h"
 #include "core/int8_gemm.h"
+#include "core/parallel.h"
 #include "core/weighted_sum.h"
 
 namespace nmt {
@@ -15,7 +16,10 @@ Decoder::Decoder(const Model& model)
       conditional_(model.config.decoder_style == DecoderStyle::Conditional),
       attention_(model),
       rnn_weights_(cell_weights(model, "decoder.rnn")),
-      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {}
+      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {
+    const QuantizedMatrix* output = model.quantized(config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W");
+    if (output) output_rows_int8_ = transposed_layout(*output);
+}
 
 DecoderState Decoder::start(const EncodedBatch& batch) const {
     DecoderState s;
@@ -81,7 +85,7 @@ void Decoder::deep_output(const Tensor& features) {
 void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention) {
     const int64_t M = state.rows(), E = config_.dim_emb;
     lexical_.resize({M, E});
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(M * batch.max_length * E))
     for (int64_t m = 0; m < M; ++m) {
         const int s = state.sentence[m];
         weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
@@ -98,15 +102,18 @@ void Decoder::restrict_output(std::vector<int> ids) {
     restricted_bias_.resize({n});
     for (int64_t i = 0; i < n; ++i) restricted_bias_[i] = bias[output_ids_[i]];
     const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
-    if (const QuantizedMatrix* full = model_.quantized(name)) {  // columns keep their own scales: cut, not requantised
-        restricted_int8_.K = full->K;
+    if (model_.quantized(name)) {  // entries keep their own scales: cut, not requantised
+        const QuantizedMatrix& rows = output_rows_int8_;
+        restricted_int8_.K = rows.K;
         restricted_int8_.N = n;
-        restricted_int8_.values.resize(full->K * n);
+        restricted_int8_.by_output = true;
+        restricted_int8_.values.resize(rows.K * n);
         restricted_int8_.scales.resize(n);
-        for (int64_t i = 0; i < n; ++i) restricted_int8_.scales[i] = full->scales[output_ids_[i]];
-        for (int64_t k = 0; k < full->K; ++k)
-            for (int64_t i = 0; i < n; ++i)
-                restricted_int8_.values[k * n + i] = full->values[k * full->N + output_ids_[i]];
+        for (int64_t i = 0; i < n; ++i) {
+            restricted_int8_.scales[i] = rows.scales[output_ids_[i]];
+            std::memcpy(restricted_int8_.values.data() + i * rows.K, rows.values.data() + output_ids_[i] * rows.K,
+                        rows.K);
+        }
         return;
     }
     const Tensor& W = model_.param(name);
@@ -136,7 +143,7 @@ void Decoder::vocabulary_projection(Tensor& log_probs) {
     } else {
         linear(output_.data(), M, W, &bias, log_probs.data());
     }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (worth_threads(M * V))
     for (int64_t m = 0; m < M; ++m) log_softmax_inplace(log_probs.row(m), V);
 }
 

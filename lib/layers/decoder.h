@@ -78,6 +78,9 @@ private:
     std::vector<int> output_ids_;
     Tensor restricted_weights_, restricted_bias_;
     QuantizedMatrix restricted_int8_;
+    // The int8 output layer laid out by vocabulary entry, so that cutting it
+    // copies rows (empty unless the model decodes in int8).
+    QuantizedMatrix output_rows_int8_;
 };
 
 }  // namespace nmt
