@@ -119,9 +119,9 @@ namespace {
 
 void check_byte_count(const StoredTensor& tensor) {
     int64_t elements = shape_size(tensor.shape);
-    if (elements < 0 || tensor.bytes.size() != static_cast<uint64_t>(elements) * dtype_size(tensor.dtype))
+    if (elements < 0 || tensor.byte_size() != static_cast<uint64_t>(elements) * dtype_size(tensor.dtype))
         throw Error("stored tensor " + dtype_name(tensor.dtype) + " " + shape_to_string(tensor.shape) + " has " +
-                    std::to_string(tensor.bytes.size()) + " bytes, which does not match its shape");
+                    std::to_string(tensor.byte_size()) + " bytes, which does not match its shape");
 }
 
 }  // namespace
@@ -131,7 +131,7 @@ Tensor StoredTensor::to_float() const {
         throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
     check_byte_count(*this);
     Tensor out(shape);
-    const uint8_t* in = bytes.data();
+    const uint8_t* in = data();
     for (int64_t i = 0; i < out.size(); ++i) {
         if (dtype == DType::F32) {
             std::memcpy(&out[i], in + 4 * i, 4);
@@ -173,7 +173,7 @@ StoredTensor StoredTensor::from_bytes(const std::string& bytes) {
 
 std::string StoredTensor::as_string() const {
     if (dtype != DType::U8) throw Error("tensor of " + dtype_name(dtype) + " cannot be read as bytes");
-    return std::string(bytes.begin(), bytes.end());
+    return std::string(reinterpret_cast<const char*>(data()), byte_size());
 }
 
 StoredTensor StoredTensor::from_ints(const std::vector<int32_t>& values, Shape shape) {
@@ -191,8 +191,8 @@ StoredTensor StoredTensor::from_ints(const std::vector<int32_t>& values, Shape s
 std::vector<int32_t> StoredTensor::to_ints() const {
     if (dtype != DType::I32) throw Error("tensor of " + dtype_name(dtype) + " cannot be read as I32");
     check_byte_count(*this);
-    std::vector<int32_t> out(bytes.size() / 4);
-    std::memcpy(out.data(), bytes.data(), bytes.size());
+    std::vector<int32_t> out(byte_size() / 4);
+    std::memcpy(out.data(), data(), byte_size());
     return out;
 }
 
@@ -243,8 +243,8 @@ std::string header_text(const std::string& path, const SafetensorsFile& file) {
         }
         header[name] = {{"dtype", dtype_name(tensor.dtype)},
                         {"shape", tensor.shape},
-                        {"data_offsets", {offset, offset + tensor.bytes.size()}}};
-        offset += tensor.bytes.size();
+                        {"data_offsets", {offset, offset + tensor.byte_size()}}};
+        offset += tensor.byte_size();
     }
     std::string text;
     try {
@@ -265,7 +265,7 @@ void write_contents(std::FILE* out, const std::string& path, const std::string& 
     write_all(out, &length, 8, path);
     write_all(out, header.data(), header.size(), path);
     for (const Entry* entry : layout_order(file))
-        write_all(out, entry->second.bytes.data(), entry->second.bytes.size(), path);
+        write_all(out, entry->second.data(), entry->second.byte_size(), path);
 }
 
 }  // namespace
@@ -436,8 +436,8 @@ Span parse_offsets(const std::string& path, const std::string& name, const Json&
     return span;
 }
 
-// The table entry: dtype, shape and where its bytes lie; the bytes are copied
-// only once the whole table has been checked.
+// The table entry: dtype, shape and where its bytes lie; the tensor is pointed
+// at its bytes only once the whole table has been checked.
 StoredTensor parse_tensor(const std::string& path, const std::string& name, const Json& entry, uint64_t data_size,
                           Span& span) {
     if (!entry.is_object()) throw Error(path + ": tensor " + name + ": entry is not a JSON object");
@@ -481,11 +481,11 @@ void check_tiling(const std::string& path, std::vector<Span> spans, uint64_t dat
 }  // namespace
 
 SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table) {
-    const MappedFile mapped(path);
-    const uint64_t length = header_length(path, mapped);
-    const Json header = parse_header(path, mapped, length);
-    const uint8_t* data = mapped.data() + 8 + length;
-    const uint64_t data_size = mapped.size() - 8 - length;
+    const auto mapped = std::make_shared<const MappedFile>(path);
+    const uint64_t length = header_length(path, *mapped);
+    const Json header = parse_header(path, *mapped, length);
+    const uint8_t* data = mapped->data() + 8 + length;
+    const uint64_t data_size = mapped->size() - 8 - length;
 
     SafetensorsFile file;
     std::map<std::string, Span> spans;
@@ -502,7 +502,9 @@ SafetensorsFile read_safetensors(const std::string& path, const TableCheck& chec
     check_tiling(path, std::move(layout), data_size);
     for (auto& [name, tensor] : file.tensors) {
         const Span& span = spans.at(name);
-        tensor.bytes.assign(data + span.begin, data + span.end);
+        tensor.mapped = data + span.begin;
+        tensor.mapped_size = span.end - span.begin;
+        tensor.mapping = mapped;
     }
     return file;
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,16 @@ struct StoredTensor {
     DType dtype = DType::F32;
     Shape shape;
     std::vector<uint8_t> bytes;  // raw little-endian, shape_size(shape) * dtype_size(dtype) bytes
+    // A tensor read from a file is not copied into `bytes`: it points into the
+    // file's memory map, which `mapping` keeps open (loading converts straight
+    // from the map, and a model's raw bytes are never held twice).
+    const uint8_t* mapped = nullptr;
+    std::shared_ptr<const void> mapping;
+
+    // The raw bytes, wherever they are.
+    const uint8_t* data() const { return mapped ? mapped : bytes.data(); }
+    size_t byte_size() const { return mapped ? mapped_size : bytes.size(); }
+    size_t mapped_size = 0;
 
     // Float tensors of any stored float dtype, converted to f32.
     Tensor to_float() const;
