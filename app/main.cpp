@@ -1,7 +1,9 @@
 // nmt: neural machine translation on one CPU. The entry point only wires the
 // subcommands together and turns every error into one line on stderr.
+#include <algorithm>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "core/error.h"
@@ -34,6 +36,28 @@ void check_common_values(CLI::App& command) {
     }
     for (CLI::App* subcommand : command.get_subcommands([](CLI::App*) { return true; }))
         check_common_values(*subcommand);
+}
+
+// The engine names settings in backticks (`batch_tokens`: core/error.h); the
+// user sees the flag of the command they ran (--batch-tokens), or the bare
+// name where that command has no such flag.
+std::string with_flags(const std::string& message, const CLI::App& app) {
+    std::vector<const CLI::App*> commands{&app};
+    for (const CLI::App* sub : app.get_subcommands()) commands.push_back(sub);
+    std::string out;
+    size_t at = 0;
+    while (at < message.size()) {
+        const size_t open = message.find('`', at), close = open == std::string::npos ? open : message.find('`', open + 1);
+        if (close == std::string::npos) break;
+        std::string setting = message.substr(open + 1, close - open - 1), flag = "--" + setting;
+        for (char& c : flag)
+            if (c == '_') c = '-';
+        bool known = false;
+        for (const CLI::App* command : commands) known = known || command->get_option_no_throw(flag) != nullptr;
+        out += message.substr(at, open - at) + (known ? flag : setting);
+        at = close + 1;
+    }
+    return out + message.substr(std::min(at, message.size()));
 }
 
 }  // namespace
@@ -73,7 +97,7 @@ int main(int argc, char** argv) {
         std::cerr << "nmt: error: " << message << " (see nmt --help)\n";
         return kUsageError;
     } catch (const nmt::Error& e) {
-        std::cerr << "nmt: error: " << e.what() << "\n";
+        std::cerr << "nmt: error: " << with_flags(e.what(), app) << "\n";
         return 1;
     } catch (const std::exception& e) {
         std::cerr << "nmt: internal error: " << e.what() << "\n";

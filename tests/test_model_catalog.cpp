@@ -46,7 +46,7 @@ TEST_CASE("choose_model: --to en alone takes the one model into English, and ask
     CHECK(choose_model(installed({"en-de", "de-en", "en-fr"}), "", "en") == "/models/de-en.nmt");
     const std::string several = error_of(installed({"de-en", "en-fr", "fr-en"}), "", "en");
     CHECK(several.find("(installed: de-en fr-en)") != std::string::npos);
-    CHECK(several.find("--from") != std::string::npos);
+    CHECK(several.find("`from`") != std::string::npos);
     const std::string none = error_of(installed({"en-de", "en-fr"}), "", "en");
     CHECK(none.find("no installed model for ->en (installed: en-de en-fr)") != std::string::npos);
 }
@@ -74,7 +74,7 @@ TEST_CASE("choose_model: the general model by default, --domain picks a domain's
 TEST_CASE("choose_model: several domain models and no general one need --domain") {
     const std::string several = error_of(installed({"en-fr.captions", "en-fr.news"}), "", "");
     CHECK(several.find("no general model for en-fr (installed: en-fr.captions en-fr.news)") != std::string::npos);
-    CHECK(several.find("--domain") != std::string::npos);
+    CHECK(several.find("`domain`") != std::string::npos);
 }
 
 TEST_CASE("InstalledModel::name: the pair, and the domain after a dot") {

@@ -277,7 +277,7 @@ TEST_CASE("training loop: learning rate warm-up, inverse square root decay and p
         CHECK(parse_lr_decay(to_string(decay)) == decay);
     CHECK(!cuts_on_plateau(LrDecay::InverseSqrt));
     CHECK(cuts_on_plateau(LrDecay::InverseSqrtPlateau));
-    CHECK(error_of([] { parse_lr_decay("cosine"); }).find("--lr-decay") != std::string::npos);
+    CHECK(error_of([] { parse_lr_decay("cosine"); }).find("`lr_decay`") != std::string::npos);
 }
 
 TEST_CASE("training loop: gradients are scaled per token, then clipped to the global norm") {
@@ -390,8 +390,8 @@ TEST_CASE("training loop: durations for --max-time") {
     CHECK(parse_duration("90s") == 90);
     CHECK(parse_duration("30m") == 1800);
     CHECK(parse_duration("1.5h") == 5400);
-    CHECK(error_of([] { parse_duration("soon"); }).find("--max-time") != std::string::npos);
-    CHECK(error_of([] { parse_duration("5d"); }).find("--max-time") != std::string::npos);
+    CHECK(error_of([] { parse_duration("soon"); }).find("`max_time`") != std::string::npos);
+    CHECK(error_of([] { parse_duration("5d"); }).find("`max_time`") != std::string::npos);
     CHECK(format_duration(3723) == "1:02:03");
     CHECK(format_duration(7) == "0:00:07");
 }

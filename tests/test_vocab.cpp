@@ -155,11 +155,11 @@ TEST_CASE("train_vocab: errors name the file or option") {
 
     o = tiny(dir, dir.file("train.txt"));
     o.model_type = "wordpiece";
-    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("--type"), nmt::Error);
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("`type`"), nmt::Error);
 
     o = tiny(dir, dir.file("train.txt"));
     o.vocab_size = 5000;  // far more pieces than 50 lines can supply
-    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Lower --size, or train on more text"), nmt::Error);
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Lower `size`, or train on more text"), nmt::Error);
 
     // The opposite: fewer pieces than the text has distinct characters.
     std::string alphabet;
@@ -169,7 +169,7 @@ TEST_CASE("train_vocab: errors name the file or option") {
     write_file(dir.file("characters.txt"), many_characters);
     o = tiny(dir, dir.file("characters.txt"));
     o.vocab_size = 40;
-    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Raise --size, or lower --character-coverage"),
+    CHECK_THROWS_WITH_AS(nmt::train_vocab(o), doctest::Contains("Raise `size`, or lower `character_coverage`"),
                          nmt::Error);
 }
 

@@ -185,7 +185,7 @@ BleuTokenizer parse_bleu_tokenizer(const std::string& name) {
     if (name == "none") return BleuTokenizer::none;
     if (name == "13a") return BleuTokenizer::v13a;
     if (name == "intl") return BleuTokenizer::intl;
-    throw Error("--tokenize: unknown tokenizer '" + name + "' (expected none, 13a or intl)");
+    throw Error("`tokenize`: unknown tokenizer '" + name + "' (expected none, 13a or intl)");
 }
 
 std::string tokenizer_signature(BleuTokenizer tokenizer) {

@@ -100,7 +100,7 @@ std::string choose_model(const std::vector<InstalledModel>& models, const std::s
             throw Error("no installed model for ->en" + installed_names(models) + "; give one with -m MODEL");
         if (sources.size() > 1)
             throw Error("several installed models translate into en" + installed_names(into_english) +
-                        "; choose one with --from, or give one with -m MODEL");
+                        "; choose one with `from`, or give one with `model`");
         source = *sources.begin();
     }
     const auto pair = models_of_pair(models, source, target);
@@ -109,7 +109,7 @@ std::string choose_model(const std::vector<InstalledModel>& models, const std::s
     if (domain.empty() && pair.size() == 1) return pair.front().path;  // no general model: the pair's only one
     if (domain.empty() && pair.size() > 1)
         throw Error("no general model for " + source + "-" + target + installed_names(pair) +
-                    "; choose one with --domain");
+                    "; choose one with `domain`");
     throw Error("no installed model for " + source + "->" + target + (domain.empty() ? "" : " in domain " + domain) +
                 installed_names(models) + "; give one with -m MODEL");
 }

@@ -75,7 +75,7 @@ void ModelConfig::validate() const {
     if (attention == AttentionType::Dot && dim_dec != dim_context())
         throw Error("model configuration: dot attention needs the decoder state size (" + std::to_string(dim_dec) +
                     ") to equal the encoder output size 2*dim_rnn (" + std::to_string(dim_context()) +
-                    "); use --attention general or change the dimensions");
+                    "); use `attention` general or change the dimensions");
     if (tied_source_embeddings && source_vocab_size != target_vocab_size)
         throw Error("model configuration: tied source embeddings need one joint vocabulary, but the source has " +
                     std::to_string(source_vocab_size) + " pieces and the target " +

@@ -100,22 +100,22 @@ void check_options(const VocabOptions& o) {
     // missing file), all before SentencePiece starts training; opening them
     // here too would consume a FIFO's one reading.
     if (o.inputs.empty()) throw Error("vocab: no input files");
-    if (o.model_prefix.empty()) throw Error("vocab: --output prefix is empty");
+    if (o.model_prefix.empty()) throw Error("vocab: the `output` prefix is empty");
     const auto dir = std::filesystem::path(o.model_prefix).parent_path();
     if (!dir.empty() && !std::filesystem::is_directory(dir)) {
         throw Error(o.model_prefix + ": directory " + dir.string() + " does not exist");
     }
     if (o.model_type != "unigram" && o.model_type != "bpe") {
-        throw Error("vocab: --type must be unigram or bpe, not " + o.model_type);
+        throw Error("vocab: `type` must be unigram or bpe, not " + o.model_type);
     }
     // ids 0-2 are the special pieces, and SentencePiece needs a few more.
-    if (o.vocab_size < 8) throw Error("vocab: --size must be at least 8, not " + std::to_string(o.vocab_size));
+    if (o.vocab_size < 8) throw Error("vocab: `size` must be at least 8, not " + std::to_string(o.vocab_size));
     // The two ranges below are SentencePiece's own; checked here to name our option.
     if (!(o.character_coverage >= 0.98 && o.character_coverage <= 1.0)) {
-        throw Error("vocab: --character-coverage must be between 0.98 and 1.0");
+        throw Error("vocab: `character_coverage` must be between 0.98 and 1.0");
     }
     if (o.input_sentence_size < 0 || (o.input_sentence_size > 0 && o.input_sentence_size <= 100)) {
-        throw Error("vocab: --input-sentence-size must be 0 (all lines) or more than 100");
+        throw Error("vocab: `input_sentence_size` must be 0 (all lines) or more than 100");
     }
 }
 
@@ -154,9 +154,9 @@ std::string readable(const std::string& message) {
     // Two opposite problems share the words "Vocabulary size": more pieces
     // than the text holds, or fewer than it has distinct characters.
     if (out.find("smaller than required_chars") != std::string::npos)
-        out += " Raise --size, or lower --character-coverage.";
+        out += " Raise `size`, or lower `character_coverage`.";
     else if (out.find("Vocabulary size") != std::string::npos)
-        out += " Lower --size, or train on more text.";
+        out += " Lower `size`, or train on more text.";
     return out;
 }
 

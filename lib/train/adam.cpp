@@ -50,7 +50,7 @@ LrDecay parse_lr_decay(const std::string& name) {
     if (name == "invsqrt") return LrDecay::InverseSqrt;
     if (name == "plateau") return LrDecay::Plateau;
     if (name == "invsqrt+plateau") return LrDecay::InverseSqrtPlateau;
-    throw Error("--lr-decay: unknown schedule '" + name + "' (expected invsqrt, plateau or invsqrt+plateau)");
+    throw Error("`lr_decay`: unknown schedule '" + name + "' (expected invsqrt, plateau or invsqrt+plateau)");
 }
 
 std::string to_string(LrDecay decay) {

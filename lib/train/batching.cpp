@@ -49,7 +49,7 @@ void cut(const std::vector<int64_t>& sorted, const std::vector<SentencePair>& pa
 
 std::vector<std::vector<int64_t>> plan_epoch(const std::vector<SentencePair>& pairs, const BatchingOptions& options,
                                              int64_t epoch) {
-    if (options.batch_tokens <= 0) throw Error("--batch-tokens must be positive");
+    if (options.batch_tokens <= 0) throw Error("`batch_tokens` must be positive");
     // splitmix64 inside reseed spreads (seed, epoch) over the whole state;
     // the odd multiplier keeps neighbouring epochs' seeds far apart.
     Random random(options.seed ^ (0xD1B54A32D192ED03ull * static_cast<uint64_t>(epoch + 1)));

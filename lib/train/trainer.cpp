@@ -134,7 +134,7 @@ void TrainingRun::load_data() {
         throw Error(options_.train_source + " / " + options_.train_target + ": no usable sentence pairs (of " +
                     std::to_string(train_->lines) + " lines)");
     if (options_.valid_source.empty() != options_.valid_target.empty())
-        throw Error("give both --valid-source and --valid-target, or neither");
+        throw Error("give both `valid_source` and `valid_target`, or neither");
     if (!options_.valid_source.empty()) {
         CorpusOptions valid_options;
         valid_options.max_length = 0;
@@ -452,7 +452,7 @@ void TrainingRun::save_checkpoint_now(const Random& random) {
 std::string TrainingRun::stop_reason(int64_t consecutive_skips) const {
     if (consecutive_skips >= 20)
         throw Error("training diverged: 20 steps in a row had a non-finite loss or gradient (step " +
-                    std::to_string(state_.step) + "); try a lower --lr or --clip-norm");
+                    std::to_string(state_.step) + "); try a lower `lr` or `clip_norm`");
     if (options_.stop_requested && options_.stop_requested->load()) return "interrupted";
     if (options_.max_steps > 0 && state_.step >= options_.max_steps) return "max-steps";
     if (options_.max_epochs > 0 && state_.position.epoch >= options_.max_epochs) return "max-epochs";
@@ -551,7 +551,7 @@ TrainingOutcome TrainingRun::run() {
 ValidMetric parse_valid_metric(const std::string& name) {
     if (name == "bleu") return ValidMetric::Bleu;
     if (name == "ce") return ValidMetric::CrossEntropy;
-    throw Error("--valid-metric: unknown metric '" + name + "' (expected bleu or ce)");
+    throw Error("`valid_metric`: unknown metric '" + name + "' (expected bleu or ce)");
 }
 
 std::string to_string(ValidMetric metric) { return metric == ValidMetric::Bleu ? "bleu" : "ce"; }
@@ -682,7 +682,7 @@ std::string restore_output_model(Checkpoint& checkpoint, const TrainerOptions& o
                     " cannot restore it: it holds step " + std::to_string(state.step) + ", the best model was step " +
                     std::to_string(state.best_step) + ". Restore " + options.output +
                     ", or put the checkpoint's weights there (nmt average " + checkpoint_path + " -o " +
-                    options.output + ") and --resume again");
+                    options.output + ") and `resume` again");
     const std::string metric = state.run.value("valid_metric", to_string(options.metric));
     {
         AveragedWeightsScope averaged(checkpoint.average, checkpoint.model);
@@ -706,9 +706,9 @@ TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, Train
                       const TrainerOptions& options, TrainingLog& log) {
     if (options.output.empty()) throw Error("no output model path given (-o)");
     if (options.train_source.empty() || options.train_target.empty())
-        throw Error("give --train-source and --train-target");
+        throw Error("give `train_source` and `train_target`");
     if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
-        throw Error("--valid-metric bleu needs --valid-beam of at least 1");
+        throw Error("`valid_metric` bleu needs `valid_beam` of at least 1");
     if (options.ranks && options.ranks->size() > 1 && options.risk.candidates > 0)
         throw Error("minimum risk training runs in one process only, not across ranks");
     adam.set_options(options.adam);
@@ -729,7 +729,7 @@ double parse_duration(const std::string& text) {
     try {
         value = std::stod(text, &used);
     } catch (const std::exception&) {
-        throw Error("--max-time: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
+        throw Error("`max_time`: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
     }
     const std::string unit = text.substr(used);
     double factor = 0;
@@ -737,7 +737,7 @@ double parse_duration(const std::string& text) {
     else if (unit == "m") factor = 60;
     else if (unit == "h") factor = 3600;
     if (factor == 0 || value < 0 || !std::isfinite(value))
-        throw Error("--max-time: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
+        throw Error("`max_time`: '" + text + "' is not a duration (examples: 3600, 90s, 30m, 2h)");
     return value * factor;
 }
 
