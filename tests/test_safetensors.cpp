@@ -121,6 +121,7 @@ TEST_CASE("safetensors: round trip of every dtype with metadata") {
     file.tensors["empty.bytes"] = StoredTensor::from_bytes("");
     const std::vector<int32_t> ids = {0, -1, 2147483647, -2147483647 - 1, 15999, 7};
     file.tensors["ids"] = StoredTensor::from_ints(ids, {2, 3});
+    file.tensors["no.ids"] = StoredTensor::from_ints({}, {0});
 
     std::string path = dir.file("model.safetensors");
     write_safetensors(path, file);
@@ -147,6 +148,7 @@ TEST_CASE("safetensors: round trip of every dtype with metadata") {
     CHECK(back.tensors["spm"].shape == Shape{13});
     CHECK(back.tensors["empty.bytes"].as_string().empty());
     CHECK(back.tensors["ids"].to_ints() == ids);
+    CHECK(back.tensors["no.ids"].to_ints().empty());
     CHECK(testing::error_of([&] { back.tensors["ids"].to_float(); }) == "tensor of I32 cannot be read as floats");
 }
 

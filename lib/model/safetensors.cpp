@@ -184,7 +184,7 @@ StoredTensor StoredTensor::from_ints(const std::vector<int32_t>& values, Shape s
         throw Error("I32 tensor of shape " + shape_to_string(out.shape) + " given " + std::to_string(values.size()) +
                     " values");
     out.bytes.resize(values.size() * 4);
-    std::memcpy(out.bytes.data(), values.data(), out.bytes.size());  // little-endian, as the format is
+    if (!values.empty()) std::memcpy(out.bytes.data(), values.data(), out.bytes.size());  // little-endian, as the format is
     return out;
 }
 
@@ -192,7 +192,7 @@ std::vector<int32_t> StoredTensor::to_ints() const {
     if (dtype != DType::I32) throw Error("tensor of " + dtype_name(dtype) + " cannot be read as I32");
     check_byte_count(*this);
     std::vector<int32_t> out(byte_size() / 4);
-    std::memcpy(out.data(), data(), byte_size());
+    if (!out.empty()) std::memcpy(out.data(), data(), byte_size());
     return out;
 }
 
