@@ -19,7 +19,7 @@ general_pair "$direction"
 data=${3:-runs/data/general.en-$foreign}
 nmt=${4:-build/nmt}
 [[ -f $data/train.$src ]] || python3 tools/prepare_general.py "$foreign" ../shared/data "$data" >/dev/null
-tmp=${model%.nmt}.shortlist.tmp.nmt
+tmp=$model.shortlist-tmp  # not *.nmt: never taken for an installed model
 "$nmt" shortlist -m "$model" -s "$data/train.$src" -t "$data/train.$trg" \
     -k "${K:-100}" --frequent "${FREQUENT:-500}" --iterations "${ITERATIONS:-3}" -o "$tmp"
 mv "$tmp" "$model"
