@@ -13,7 +13,6 @@
 #include "core/error.h"
 #include "io/input_file.h"
 #include "core/onednn_context.h"
-#include "io/text_input.h"
 #include "train/training_graph.h"
 #include "decode/precision.h"
 #include "eval/bleu.h"
@@ -32,12 +31,6 @@ struct BenchOptions {
     int threads = 2, lines = 0, repeat = 1;
     bool json = false;
 };
-
-std::vector<std::string> read_lines(const std::string& path, int limit) {
-    std::vector<std::string> lines = limit > 0 ? read_first_lines(path, limit) : read_text_lines(path);
-    for (size_t i = 0; i < lines.size(); ++i) lines[i] = clean_line(std::move(lines[i]), i + 1, nullptr);
-    return lines;
-}
 
 // Training speed: full steps (forward, backward, clipping, Adam) on
 // length-sorted batches of real pairs, after two warm-up steps.
@@ -169,11 +162,11 @@ void run(const BenchOptions& o) {
     set_threads(o.threads);
     if (!o.target.empty()) return run_training(o);
     Model model = load_model(o.model);
-    const auto lines = read_lines(o.input, o.lines);
+    const auto lines = read_clean_lines(o.input, std::max(o.lines, 0));
     if (lines.empty()) throw Error(o.input + ": no lines to translate");
     std::vector<std::string> references;
     if (!o.reference.empty()) {
-        references = read_lines(o.reference, o.lines);
+        references = read_clean_lines(o.reference, std::max(o.lines, 0));
         if (references.size() != lines.size())
             throw Error(o.reference + " has " + std::to_string(references.size()) + " lines, " + o.input + " " +
                         std::to_string(lines.size()));

@@ -10,7 +10,6 @@
 #include "core/error.h"
 #include "io/input_file.h"
 #include "io/output_file.h"
-#include "io/text_input.h"
 #include "model/model.h"
 
 namespace nmt::app {
@@ -22,12 +21,6 @@ struct ShortlistCommand {
     size_t lines = 0;
     ShortlistOptions shortlist;
 };
-
-std::vector<std::string> read_clean_lines(const std::string& path, size_t limit) {
-    std::vector<std::string> lines = limit > 0 ? read_first_lines(path, limit) : read_text_lines(path);
-    for (size_t i = 0; i < lines.size(); ++i) lines[i] = clean_line(std::move(lines[i]), i + 1, nullptr);
-    return lines;
-}
 
 void run(const ShortlistCommand& o) {
     refuse_shared_files({{"-o", o.output}}, {{"-m", o.model}, {"-s", o.source}, {"-t", o.target}});

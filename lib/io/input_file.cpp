@@ -12,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/sha256.h"
+#include "io/text_input.h"
 
 namespace nmt {
 
@@ -117,6 +118,12 @@ std::vector<std::string> read_text_lines(const std::string& path, LineLimit limi
 
 std::vector<std::string> read_first_lines(const std::string& path, size_t max_lines) {
     return read_lines_up_to(path, LineLimit{}, nullptr, max_lines);
+}
+
+std::vector<std::string> read_clean_lines(const std::string& path, size_t max_lines) {
+    std::vector<std::string> lines = max_lines > 0 ? read_first_lines(path, max_lines) : read_text_lines(path);
+    for (size_t i = 0; i < lines.size(); ++i) lines[i] = clean_line(std::move(lines[i]), i + 1, nullptr);
+    return lines;
 }
 
 }  // namespace nmt

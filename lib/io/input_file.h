@@ -40,4 +40,9 @@ std::vector<std::string> read_text_lines(const std::string& path, LineLimit limi
 // the file is never read.
 std::vector<std::string> read_first_lines(const std::string& path, size_t max_lines);
 
+// The first max_lines lines (0: all) of a text file, each made safe to
+// tokenize as translation input is (clean_line, io/text_input.h), silently:
+// for the commands that read a whole file of sentences (nmt bench, nmt shortlist).
+std::vector<std::string> read_clean_lines(const std::string& path, size_t max_lines = 0);
+
 }  // namespace nmt
