@@ -10,17 +10,8 @@
 #   as tools/evaluate_general.sh; SPLIT dev (to choose) or test (once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-model=${1:?usage: tools/compare_decoding.sh MODEL DIRECTION SPLIT [DATA_DIR] [NMT_BINARY] [DOMAINS...]}
-direction=${2:?direction: en-fr, fr-en, en-de or de-en}
-split=${3:?split: dev or test}
 source tools/general_pair.sh
-general_pair "$direction"
-data=${4:-runs/data/general.en-$foreign}
-nmt=${5:-build/nmt}
-shift $(( $# < 5 ? $# : 5 ))
-domains=("$@")
-(( ${#domains[@]} )) || domains=(tatoeba l10n ddtp news captions)
-[[ -f $data/tatoeba.$split.en ]] || python3 tools/prepare_general.py "$foreign" ../shared/data "$data" >/dev/null
+general_eval_args "$@"
 printf '%-9s %6s %8s %8s %15s %15s\n' domain lines fp32 int8 fp32+shortlist int8+shortlist
 for domain in "${domains[@]}"; do
     source=$data/$domain.$split.$src reference=$data/$domain.$split.$trg

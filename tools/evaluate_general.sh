@@ -15,17 +15,8 @@
 # keeps the translations in OUT (default runs/eval/MODEL-NAME.SPLIT/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-model=${1:?usage: tools/evaluate_general.sh MODEL DIRECTION SPLIT [DATA_DIR] [NMT_BINARY] [DOMAINS...]}
-direction=${2:?direction: en-fr, fr-en, en-de or de-en}
-split=${3:?split: dev or test}
 source tools/general_pair.sh
-general_pair "$direction"
-data=${4:-runs/data/general.en-$foreign}
-nmt=${5:-build/nmt}
-shift $(( $# < 5 ? $# : 5 ))
-domains=("$@")
-(( ${#domains[@]} )) || domains=(tatoeba l10n ddtp news captions)
-[[ -f $data/tatoeba.$split.en ]] || python3 tools/prepare_general.py "$foreign" ../shared/data "$data" >/dev/null
+general_eval_args "$@"
 out=${OUT:-runs/eval/$(basename "$model" .nmt).$split}
 mkdir -p "$out"
 penalty=()

@@ -14,3 +14,21 @@ general_pair() {
     esac
     if [[ $src == en ]]; then foreign=$trg; else foreign=$src; fi
 }
+
+# general_eval_args MODEL DIRECTION SPLIT [DATA_DIR] [NMT_BINARY] [DOMAINS...]:
+# the arguments of the scripts that score a model domain by domain
+# (evaluate_general.sh, compare_decoding.sh). Sets model, direction, split,
+# data, nmt and the domains array, and prepares the data when missing.
+general_eval_args() {
+    local usage="usage: $0 MODEL DIRECTION SPLIT [DATA_DIR] [NMT_BINARY] [DOMAINS...]"
+    model=${1:?$usage}
+    direction=${2:?direction: en-fr, fr-en, en-de or de-en}
+    split=${3:?split: dev or test}
+    general_pair "$direction"
+    data=${4:-runs/data/general.en-$foreign}
+    nmt=${5:-build/nmt}
+    shift $(( $# < 5 ? $# : 5 ))
+    domains=("$@")
+    (( ${#domains[@]} )) || domains=(tatoeba l10n ddtp news captions)
+    [[ -f $data/tatoeba.$split.en ]] || python3 tools/prepare_general.py "$foreign" ../shared/data "$data" >/dev/null
+}

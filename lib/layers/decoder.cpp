@@ -16,10 +16,7 @@ Decoder::Decoder(const Model& model)
       conditional_(model.config.decoder_style == DecoderStyle::Conditional),
       attention_(model),
       rnn_weights_(cell_weights(model, "decoder.rnn")),
-      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {
-    const QuantizedMatrix* output = model.quantized(config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W");
-    if (output) output_rows_int8_ = transposed_layout(*output);
-}
+      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {}
 
 DecoderState Decoder::start(const EncodedBatch& batch) const {
     DecoderState s;
@@ -102,7 +99,8 @@ void Decoder::restrict_output(std::vector<int> ids) {
     restricted_bias_.resize({n});
     for (int64_t i = 0; i < n; ++i) restricted_bias_[i] = bias[output_ids_[i]];
     const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
-    if (model_.quantized(name)) {  // entries keep their own scales: cut, not requantised
+    if (const QuantizedMatrix* full = model_.quantized(name)) {  // entries keep their own scales: cut, not requantised
+        if (output_rows_int8_.values.empty()) output_rows_int8_ = transposed_layout(*full);  // once, at the first cut
         const QuantizedMatrix& rows = output_rows_int8_;
         restricted_int8_.K = rows.K;
         restricted_int8_.N = n;

@@ -79,7 +79,7 @@ private:
     Tensor restricted_weights_, restricted_bias_;
     QuantizedMatrix restricted_int8_;
     // The int8 output layer laid out by vocabulary entry, so that cutting it
-    // copies rows (empty unless the model decodes in int8).
+    // copies rows: made at the first restrict_output of an int8 model.
     QuantizedMatrix output_rows_int8_;
 };
 
