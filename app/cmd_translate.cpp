@@ -77,6 +77,7 @@ void run(TranslateCommand& o) {
         return;
     }
     set_threads(o.threads);
+    const auto gemm_kernels = prepare_gemm_kernels();  // while the model loads
     const std::string model_path = resolve_model(o.model, o.from, o.to, o.domain);
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
     Model model = load_model(model_path);

@@ -32,6 +32,37 @@ TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and L
     }
 }
 
+// One layer meets many (T, N) shapes in a stream; the weights it reorders and
+// the scratchpad are shared between them. I = H, so W and U have the same
+// shape and a layout cache keyed by shape alone would hand U's place to W.
+TEST_CASE("encoder: a oneDNN RNN layer stays exact across shapes that share its weights and scratchpad") {
+    for (CellType cell : {CellType::GRU, CellType::LSTM}) {
+        CAPTURE(static_cast<int>(cell));
+        const int64_t I = 6, H = 6, G = cell == CellType::GRU ? 3 : 4;
+        Tensor W({I, G * H}), U({H, G * H}), b({G * H});
+        W.values = testing::random_vector(W.size(), 5);
+        U.values = testing::random_vector(U.size(), 6);
+        b.values = testing::random_vector(b.size(), 7);
+        OnednnRnnLayer layer(cell, W, U, b);
+        uint64_t seed = 10;
+        for (auto [T, N] : {std::pair<int64_t, int64_t>{9, 4}, {1, 1}, {3, 7}, {9, 4}, {12, 2}, {2, 3}}) {
+            CAPTURE(T);
+            CAPTURE(N);
+            const auto input = testing::random_vector(T * N * I, seed++);
+            std::vector<float> output(T * N * H);
+            layer.forward(input.data(), T, N, output.data());
+            for (int64_t n = 0; n < N; ++n) {
+                reference::Vec h(H, 0.0f), c(H, 0.0f);
+                for (int64_t t = 0; t < T; ++t) {
+                    reference::Vec x(input.begin() + (t * N + n) * I, input.begin() + (t * N + n + 1) * I);
+                    h = reference::cell(cell, W, U, b, x, h, c);
+                    for (int64_t k = 0; k < H; ++k) REQUIRE(close(output[(t * N + n) * H + k], h[k]));
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("encoder: batched and padded encoding equals one sentence at a time, for every architecture") {
     for (const auto& config : testing::all_architectures()) {
         CAPTURE(testing::describe(config));

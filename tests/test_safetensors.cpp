@@ -274,6 +274,32 @@ TEST_CASE("safetensors: f16 conversion") {
     }
 }
 
+// to_float converts F16 tensors eight values at a time where the CPU has
+// F16C: every half (an odd count, so the scalar tail runs too) must come out
+// as f16_to_f32 gives it, NaN staying NaN.
+TEST_CASE("safetensors: an F16 tensor converts to exactly the values f16_to_f32 gives") {
+    StoredTensor stored;
+    stored.dtype = DType::F16;
+    stored.shape = {0x10000 + 3};
+    for (uint32_t i = 0; i < 0x10000 + 3; ++i) {
+        const uint16_t h = static_cast<uint16_t>(i & 0xffff);
+        stored.bytes.push_back(static_cast<uint8_t>(h & 0xff));
+        stored.bytes.push_back(static_cast<uint8_t>(h >> 8));
+    }
+    const Tensor t = stored.to_float();
+    REQUIRE(t.size() == 0x10000 + 3);
+    for (uint32_t i = 0; i < 0x10000 + 3; ++i) {
+        const float expected = f16_to_f32(static_cast<uint16_t>(i & 0xffff));
+        if (std::isnan(expected))
+            CHECK_MESSAGE(std::isnan(t[i]), "half bits ", i);
+        else
+            CHECK_MESSAGE(bits(t[i]) == bits(expected), "half bits ", i);
+    }
+    CHECK_FALSE(all_finite(t));
+    CHECK(all_finite(make_tensor({3}, {1.0f, -0.0f, 65504.0f})));
+    CHECK_FALSE(all_finite(make_tensor({2}, {1.0f, -std::numeric_limits<float>::infinity()})));
+}
+
 TEST_CASE("safetensors: bf16 conversion") {
     CHECK(f32_to_bf16(1.0f) == 0x3f80);
     CHECK(f32_to_bf16(-2.0f) == 0xc000);

@@ -48,4 +48,7 @@ struct Tensor {
     }
 };
 
+// No NaN or infinity among t's values (a bit test the compiler vectorises).
+bool all_finite(const Tensor& t);
+
 }  // namespace nmt

@@ -2,11 +2,15 @@
 // oneDNN RNN primitive. oneDNN has no per-sentence lengths, so callers run
 // right-to-left directions on per-sentence reversed input (see encoder.cpp):
 // with that, padding only ever follows the real positions and cannot leak
-// into them. Primitives are cached per (T, N) because their shapes are fixed.
+// into them. Primitives are cached per (T, N) because their shapes are fixed;
+// the weights in each layout the primitives prefer, and one scratchpad, are shared by all.
 #pragma once
 #include <map>
 #include <memory>
 #include <utility>
+#include <vector>
+
+#include <dnnl.hpp>
 
 #include "model/model_config.h"
 #include "layers/rnn_layer.h"
@@ -30,6 +34,7 @@ public:
 private:
     struct Compiled;
     Compiled& compiled(int64_t T, int64_t N);
+    dnnl::memory weights_in(const dnnl::memory::desc& wanted, const dnnl::memory::desc& plain, const float* data);
 
     CellType cell_;
     const Tensor& W_;
@@ -37,6 +42,13 @@ private:
     const Tensor& b_;
     int64_t input_size_, hidden_size_;
     std::map<std::pair<int64_t, int64_t>, std::unique_ptr<Compiled>> cache_;
+    struct Reordered {
+        const float* source;  // W_ or U_
+        dnnl::memory weights;
+    };
+    std::vector<Reordered> reordered_weights_;  // one per weight and layout met
+    dnnl::memory scratchpad_;  // shared by every shape: the largest any needed so far
+    size_t scratchpad_bytes_ = 0;
 };
 
 }  // namespace nmt

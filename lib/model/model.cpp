@@ -1,6 +1,8 @@
 #include "model/model.h"
 
 #include <cmath>
+#include <future>
+#include <utility>
 
 #include "core/error.h"
 #include "core/random.h"
@@ -270,24 +272,27 @@ Model load_model(const std::string& path) {
 
 Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
                  nlohmann::json decoding, SafetensorsFile& file) {
-    auto take_vocab = [&](const char* name) {
+    auto vocab_bytes = [&](const char* name) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
             throw Error(path + ": missing byte tensor " + name + " (the embedded SentencePiece model)");
-        return Vocabulary(it->second.as_string(), path + ": " + name);
+        return it->second.as_string();
     };
-    Vocabulary source = take_vocab("vocab.source");
-    Vocabulary target = take_vocab("vocab.target");
-    if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
-        throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
-                    std::to_string(target.size()) + " pieces, the configuration says " +
-                    std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
+    const std::string source_bytes = vocab_bytes("vocab.source");
+    const std::string target_bytes = vocab_bytes("vocab.target");
     // A model with tied source embeddings was saved with one joint vocabulary
     // stored twice, so two different blobs mean one of them was damaged since.
-    if (config.tied_source_embeddings && source.serialized() != target.serialized())
+    if (config.tied_source_embeddings && source_bytes != target_bytes)
         throw Error(path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores "
                            "one joint SentencePiece model twice: one of them is damaged");
-    Model model{config, {}, std::move(source), std::move(target), std::move(provenance), std::move(decoding)};
+    // SentencePiece builds its tries (a third of loading a model) on the other
+    // core while this one converts the weights; a joint vocabulary is built once.
+    std::future<std::pair<Vocabulary, Vocabulary>> vocabularies = std::async(std::launch::async, [&] {
+        Vocabulary source(source_bytes, path + ": vocab.source");
+        Vocabulary target = source_bytes == target_bytes ? source : Vocabulary(target_bytes, path + ": vocab.target");
+        return std::make_pair(std::move(source), std::move(target));
+    });
+    std::map<std::string, Tensor> parameters;
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
@@ -298,10 +303,16 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
         Tensor values = it->second.to_float();
         file.tensors.erase(it);  // free the raw copy as we go
-        for (float v : values.values)
-            if (!std::isfinite(v)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
-        model.parameters.emplace(name, std::move(values));
+        if (!all_finite(values)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
+        parameters.emplace(name, std::move(values));
     }
+    auto [source, target] = vocabularies.get();
+    if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
+        throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
+                    std::to_string(target.size()) + " pieces, the configuration says " +
+                    std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
+    Model model{config, std::move(parameters), std::move(source), std::move(target), std::move(provenance),
+                std::move(decoding)};
     model.shortlist = take_shortlist(path, config, file);
     return model;
 }

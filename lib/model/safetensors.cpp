@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include <immintrin.h>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -14,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/backed_memory.h"
 #include "core/error.h"
 #include "io/output_file.h"
 
@@ -126,21 +129,46 @@ void check_byte_count(const StoredTensor& tensor) {
 
 }  // namespace
 
-Tensor StoredTensor::to_float() const {
-    if (dtype == DType::U8 || dtype == DType::I32)
-        throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
-    check_byte_count(*this);
-    Tensor out(shape);
-    const uint8_t* in = data();
-    for (int64_t i = 0; i < out.size(); ++i) {
-        if (dtype == DType::F32) {
-            std::memcpy(&out[i], in + 4 * i, 4);
-            continue;
-        }
+namespace {
+
+// f16 to f32 for `n` values with the CPU's F16C conversion: exact, as
+// f16_to_f32 is, eight values an instruction instead of one.
+__attribute__((target("avx,f16c"))) void f16_to_f32_f16c(const uint8_t* in, float* out, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 2 * i))));
+    for (; i < n; ++i) {
+        uint16_t half;
+        std::memcpy(&half, in + 2 * i, 2);
+        out[i] = f16_to_f32(half);
+    }
+}
+
+void convert_to_float(DType dtype, const uint8_t* in, float* out, int64_t n) {
+    if (dtype == DType::F32) {
+        if (n > 0) std::memcpy(out, in, static_cast<size_t>(n) * 4);
+        return;
+    }
+    if (dtype == DType::F16 && __builtin_cpu_supports("f16c")) return f16_to_f32_f16c(in, out, n);
+    for (int64_t i = 0; i < n; ++i) {
         uint16_t half;
         std::memcpy(&half, in + 2 * i, 2);
         out[i] = dtype == DType::F16 ? f16_to_f32(half) : bf16_to_f32(half);
     }
+}
+
+}  // namespace
+
+Tensor StoredTensor::to_float() const {
+    if (dtype == DType::U8 || dtype == DType::I32)
+        throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
+    check_byte_count(*this);
+    Tensor out;
+    out.shape = shape;
+    const int64_t n = shape_size(shape);
+    reserve_backed(out.values, static_cast<size_t>(n));  // a model's worth of page faults cost more than converting it
+    out.values.resize(static_cast<size_t>(n));
+    convert_to_float(dtype, data(), out.data(), n);
     return out;
 }
 
@@ -191,7 +219,9 @@ StoredTensor StoredTensor::from_ints(const std::vector<int32_t>& values, Shape s
 std::vector<int32_t> StoredTensor::to_ints() const {
     if (dtype != DType::I32) throw Error("tensor of " + dtype_name(dtype) + " cannot be read as I32");
     check_byte_count(*this);
-    std::vector<int32_t> out(byte_size() / 4);
+    std::vector<int32_t> out;
+    reserve_backed(out, byte_size() / 4);
+    out.resize(byte_size() / 4);
     if (!out.empty()) std::memcpy(out.data(), data(), byte_size());
     return out;
 }

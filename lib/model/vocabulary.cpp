@@ -78,10 +78,12 @@ std::string unsafe_piece(const std::string& model) {
 }  // namespace
 
 Vocabulary::Vocabulary(const std::string& serialized_model, const std::string& origin)
-    : serialized_(serialized_model), processor_(std::make_unique<sentencepiece::SentencePieceProcessor>()) {
+    : serialized_(serialized_model) {
     const std::string unsafe = unsafe_piece(serialized_);
     if (!unsafe.empty()) throw Error(origin + ": not a usable SentencePiece model (" + unsafe + ")");
-    const auto status = processor_->LoadFromSerializedProto(serialized_);
+    auto processor = std::make_shared<sentencepiece::SentencePieceProcessor>();
+    const auto status = processor->LoadFromSerializedProto(serialized_);
+    processor_ = std::move(processor);
     if (!status.ok()) throw Error(origin + ": not a SentencePiece model (" + status.ToString() + ")");
     bos_ = processor_->bos_id();
     eos_ = processor_->eos_id();
@@ -90,6 +92,7 @@ Vocabulary::Vocabulary(const std::string& serialized_model, const std::string& o
 }
 
 Vocabulary::~Vocabulary() = default;
+Vocabulary::Vocabulary(const Vocabulary&) = default;
 Vocabulary::Vocabulary(Vocabulary&&) noexcept = default;
 
 std::string Vocabulary::read_file(const std::string& path) {

@@ -16,6 +16,8 @@ public:
     // `origin` names where the bytes came from, for error messages.
     Vocabulary(const std::string& serialized_model, const std::string& origin);
     ~Vocabulary();
+    // Copies share the loaded SentencePiece model, which nothing changes after loading.
+    Vocabulary(const Vocabulary&);
     Vocabulary(Vocabulary&&) noexcept;
 
     static std::string read_file(const std::string& path);  // bytes of a .model file, checked loadable
@@ -38,7 +40,7 @@ public:
 
 private:
     std::string serialized_;
-    std::unique_ptr<sentencepiece::SentencePieceProcessor> processor_;
+    std::shared_ptr<const sentencepiece::SentencePieceProcessor> processor_;
     int bos_ = -1, eos_ = -1;
 };
 
