@@ -10,25 +10,37 @@
 using namespace nmt;
 using nmt::testing::close;
 
+namespace {
+
+// `layer`'s output for a random [T, N, I] input against the reference cell
+// loop over each sentence, the state starting at zero.
+void check_against_reference(OnednnRnnLayer& layer, CellType cell, const Tensor& W, const Tensor& U, const Tensor& b,
+                             int64_t T, int64_t N, uint64_t seed) {
+    const int64_t I = W.shape[0], H = U.shape[0];
+    const auto input = testing::random_vector(T * N * I, seed);
+    std::vector<float> output(T * N * H);
+    layer.forward(input.data(), T, N, output.data());
+    for (int64_t n = 0; n < N; ++n) {
+        reference::Vec h(H, 0.0f), c(H, 0.0f);
+        for (int64_t t = 0; t < T; ++t) {
+            reference::Vec x(input.begin() + (t * N + n) * I, input.begin() + (t * N + n + 1) * I);
+            h = reference::cell(cell, W, U, b, x, h, c);
+            for (int64_t k = 0; k < H; ++k) REQUIRE(close(output[(t * N + n) * H + k], h[k]));
+        }
+    }
+}
+
+}  // namespace
+
 TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and LSTM)") {
     for (CellType cell : {CellType::GRU, CellType::LSTM}) {
-        const int64_t I = 5, H = 7, G = cell == CellType::GRU ? 3 : 4, T = 6, N = 3;
+        const int64_t I = 5, H = 7, G = cell == CellType::GRU ? 3 : 4;
         Tensor W({I, G * H}), U({H, G * H}), b({G * H});
         W.values = testing::random_vector(W.size(), 1);
         U.values = testing::random_vector(U.size(), 2);
         b.values = testing::random_vector(b.size(), 3);
-        const auto input = testing::random_vector(T * N * I, 4);
-        std::vector<float> output(T * N * H);
         OnednnRnnLayer layer(cell, W, U, b);
-        layer.forward(input.data(), T, N, output.data());
-        for (int64_t n = 0; n < N; ++n) {
-            reference::Vec h(H, 0.0f), c(H, 0.0f);
-            for (int64_t t = 0; t < T; ++t) {
-                reference::Vec x(input.begin() + (t * N + n) * I, input.begin() + (t * N + n + 1) * I);
-                h = reference::cell(cell, W, U, b, x, h, c);
-                for (int64_t k = 0; k < H; ++k) REQUIRE(close(output[(t * N + n) * H + k], h[k]));
-            }
-        }
+        check_against_reference(layer, cell, W, U, b, 6, 3, 4);
     }
 }
 
@@ -48,17 +60,7 @@ TEST_CASE("encoder: a oneDNN RNN layer stays exact across shapes that share its 
         for (auto [T, N] : {std::pair<int64_t, int64_t>{9, 4}, {1, 1}, {3, 7}, {9, 4}, {12, 2}, {2, 3}}) {
             CAPTURE(T);
             CAPTURE(N);
-            const auto input = testing::random_vector(T * N * I, seed++);
-            std::vector<float> output(T * N * H);
-            layer.forward(input.data(), T, N, output.data());
-            for (int64_t n = 0; n < N; ++n) {
-                reference::Vec h(H, 0.0f), c(H, 0.0f);
-                for (int64_t t = 0; t < T; ++t) {
-                    reference::Vec x(input.begin() + (t * N + n) * I, input.begin() + (t * N + n + 1) * I);
-                    h = reference::cell(cell, W, U, b, x, h, c);
-                    for (int64_t k = 0; k < H; ++k) REQUIRE(close(output[(t * N + n) * H + k], h[k]));
-                }
-            }
+            check_against_reference(layer, cell, W, U, b, T, N, seed++);
         }
     }
 }

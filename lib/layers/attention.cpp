@@ -21,9 +21,24 @@ float dot(const float* a, const float* b, int64_t n) {
 
 }  // namespace
 
-Attention::Attention(const Model& model) : model_(model), type_(model.config.attention) {
-    if (type_ == AttentionType::ScaledDot) scale_ = 1.0f / std::sqrt(static_cast<float>(model.config.dim_dec));
+void attention_scores(AttentionType type, const float* q, const float* keys, int64_t K, int64_t len, const float* v,
+                      float scale, float* out, float* energies) {
+    if (type == AttentionType::Additive) {
+        for (int64_t j = 0; j < len; ++j)
+            for (int64_t a = 0; a < K; ++a) energies[j * K + a] = q[a] + keys[j * K + a];
+        tanh_inplace(energies, len * K);
+        for (int64_t j = 0; j < len; ++j) out[j] = dot(energies + j * K, v, K);
+        return;
+    }
+    for (int64_t j = 0; j < len; ++j) out[j] = scale * dot(q, keys + j * K, K);
 }
+
+float attention_scale(const ModelConfig& config) {
+    return config.attention == AttentionType::ScaledDot ? 1.0f / std::sqrt(static_cast<float>(config.dim_dec)) : 1.0f;
+}
+
+Attention::Attention(const Model& model)
+    : model_(model), type_(model.config.attention), scale_(attention_scale(model.config)) {}
 
 int64_t Attention::query_size() const {
     return type_ == AttentionType::Additive ? model_.config.dim_attention : model_.config.dim_dec;
@@ -37,23 +52,13 @@ void Attention::project_queries(const float* queries, int64_t M, float* out) con
 }
 
 void Attention::scores(const EncodedBatch& batch, const float* q, int sentence, float* out, float* scratch) const {
-    const int64_t len = batch.lengths[sentence], T = batch.max_length;
-    if (type_ == AttentionType::Additive) {
-        // vᵀ tanh(W_q q + W_k h_j + b): the key part is precomputed per sentence.
-        const int64_t A = model_.config.dim_attention;
-        const float* keys = batch.keys.data() + sentence * T * A;
-        for (int64_t j = 0; j < len; ++j)
-            for (int64_t a = 0; a < A; ++a) scratch[j * A + a] = q[a] + keys[j * A + a];
-        tanh_inplace(scratch, len * A);
-        const float* v = model_.param("attention.v").data();
-        for (int64_t j = 0; j < len; ++j) out[j] = dot(scratch + j * A, v, A);
-        return;
-    }
-    const bool projected = !batch.keys.values.empty();
-    const Tensor& keys = projected ? batch.keys : batch.states;
+    const int64_t T = batch.max_length;
+    // Additive keys are always projected (W_k h_j + b, precomputed per
+    // sentence); general attention's are W_a h_j; dot attention scores the states.
+    const Tensor& keys = batch.keys.values.empty() ? batch.states : batch.keys;
     const int64_t K = keys.shape[2];
-    const float* base = keys.data() + sentence * T * K;
-    for (int64_t j = 0; j < len; ++j) out[j] = scale_ * dot(q, base + j * K, K);
+    const float* v = type_ == AttentionType::Additive ? model_.param("attention.v").data() : nullptr;
+    attention_scores(type_, q, keys.data() + sentence * T * K, K, batch.lengths[sentence], v, scale_, out, scratch);
 }
 
 void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence,

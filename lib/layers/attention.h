@@ -9,6 +9,18 @@
 
 namespace nmt {
 
+// The scores of one query against the `len` keys of its sentence, before the
+// softmax; decoding (Attention) and training (train/training_graph) both
+// score with this. Additive: q = W_q s is the projected query, keys [len, A]
+// hold W_k h_j + b, and the score is vᵀ tanh(q + k_j), the tanh values left in
+// `energies` [len, A] (the backward pass reads them). Otherwise the score is
+// scale · q·k_j over keys [len, K]; `v` and `energies` are unused.
+void attention_scores(AttentionType type, const float* q, const float* keys, int64_t K, int64_t len, const float* v,
+                      float scale, float* out, float* energies);
+
+// 1/√D for scaled dot-product attention, 1 for the others.
+float attention_scale(const ModelConfig& config);
+
 class Attention {
 public:
     explicit Attention(const Model& model);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <memory>
 
+#include "layers/attention.h"
 #include "layers/cell_run.h"
 #include "train/dropout_masks.h"
 #include "core/error.h"
@@ -217,13 +218,11 @@ private:
 
     // ---- attention -------------------------------------------------------
     int64_t key_size() const { return keys().shape[2]; }
-    float score_scale() const {
-        return c_.attention == AttentionType::ScaledDot ? 1.0f / std::sqrt(float(c_.dim_dec)) : 1.0f;
-    }
+    float score_scale() const { return attention_scale(c_); }
 
     // Row block t of the per-step tensors: queries, projected queries, weights, context.
     void attend(int64_t t, const float* queries) {
-        const int64_t C = c_.dim_context(), A = c_.dim_attention, D = c_.dim_dec;
+        const int64_t C = c_.dim_context(), D = c_.dim_dec;
         std::memcpy(queries_.row(t * N_), queries, N_ * D * sizeof(float));
         const bool additive = c_.attention == AttentionType::Additive;
         float* qp = projected_.row(t * N_);
@@ -231,30 +230,13 @@ private:
         else std::memcpy(qp, queries, N_ * D * sizeof(float));
         const int64_t Q = projected_.cols(), K = key_size();
         const float scale = score_scale();
+        const float* v = additive ? p("attention.v").data() : nullptr;
 #pragma omp parallel for schedule(static)
         for (int64_t n = 0; n < N_; ++n) {
             const int64_t r = t * N_ + n, len = src_len_[n];
             float* alpha = weights_.row(r);
-            const float* q = qp + n * Q;
-            const float* k = keys().data() + n * T_ * K;
-            if (additive) {
-                float* u = energies_.row(r);
-                for (int64_t j = 0; j < len; ++j)
-                    for (int64_t a = 0; a < A; ++a) u[j * A + a] = q[a] + k[j * A + a];
-                tanh_inplace(u, len * A);
-                const float* v = p("attention.v").data();
-                for (int64_t j = 0; j < len; ++j) {
-                    float s = 0;
-                    for (int64_t a = 0; a < A; ++a) s += v[a] * u[j * A + a];
-                    alpha[j] = s;
-                }
-            } else {
-                for (int64_t j = 0; j < len; ++j) {
-                    float s = 0;
-                    for (int64_t i = 0; i < K; ++i) s += q[i] * k[j * K + i];
-                    alpha[j] = scale * s;
-                }
-            }
+            attention_scores(c_.attention, qp + n * Q, keys().data() + n * T_ * K, K, len, v, scale, alpha,
+                             additive ? energies_.row(r) : nullptr);
             softmax_inplace(alpha, T_, len);
             weighted_row_sum(alpha, len, state(n, 0), C, C, context_.row(r));
             if (c_.lexical_model)  // ℓ_t = Σ_j α_tj x_j
