@@ -78,8 +78,8 @@ EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
     for (int64_t n = 0; n < N; ++n)
         for (int64_t t = 0; t < out.lengths[n]; ++t)
             std::memcpy(out.states.data() + (n * T + t) * C, layer_a_.data() + (t * N + n) * C, C * sizeof(float));
-    initial_state(out);
-    attention_keys(out);
+    initial_decoder_state(model_, out.states, out.lengths, mean_, out.init_state);
+    attention_keys(model_, out.states, out.keys);
     if (c.lexical_model) {
         const int64_t E = c.dim_emb;
         out.embeddings = Tensor({N, T, E});
@@ -90,36 +90,39 @@ EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
     return out;
 }
 
-void Encoder::initial_state(EncodedBatch& out) const {
-    const int64_t N = out.batch, C = out.states.shape[2];
-    Tensor mean({N, C});
+void initial_decoder_state(const Model& model, const Tensor& states, const std::vector<int64_t>& lengths, Tensor& mean,
+                           Tensor& init) {
+    const int64_t N = states.shape[0], T = states.shape[1], C = states.shape[2];
+    mean.zero({N, C});
     for (int64_t n = 0; n < N; ++n) {
         float* m = mean.row(n);
-        for (int64_t t = 0; t < out.lengths[n]; ++t) {
-            const float* h = out.state(n, t);
+        for (int64_t t = 0; t < lengths[n]; ++t) {
+            const float* h = states.data() + (n * T + t) * C;
             for (int64_t k = 0; k < C; ++k) m[k] += h[k];
         }
-        const float scale = 1.0f / static_cast<float>(out.lengths[n]);
+        const float scale = 1.0f / static_cast<float>(lengths[n]);
         for (int64_t k = 0; k < C; ++k) m[k] *= scale;
     }
-    const Tensor& W = model_.param("decoder.init.W");
-    out.init_state = Tensor({N, W.cols()});
-    linear(mean.data(), N, W, &model_.param("decoder.init.b"), out.init_state.data());
-    tanh_inplace(out.init_state.data(), out.init_state.size());
+    const Tensor& W = model.param("decoder.init.W");
+    init.resize({N, W.cols()});
+    linear(mean.data(), N, W, &model.param("decoder.init.b"), init.data());
+    tanh_inplace(init.data(), init.size());
 }
 
 // Keys depend only on the source, so they are computed once per sentence, not per step.
-void Encoder::attention_keys(EncodedBatch& out) const {
-    const int64_t rows = out.batch * out.max_length;
-    if (model_.config.attention == AttentionType::Additive) {
-        const Tensor& Wk = model_.param("attention.Wk");
-        out.keys = Tensor({out.batch, out.max_length, Wk.cols()});
-        linear(out.states.data(), rows, Wk, &model_.param("attention.b"), out.keys.data());
-    } else if (model_.has("attention.Wa")) {
+void attention_keys(const Model& model, const Tensor& states, Tensor& keys) {
+    const int64_t N = states.shape[0], T = states.shape[1], rows = N * T;
+    if (model.config.attention == AttentionType::Additive) {
+        const Tensor& Wk = model.param("attention.Wk");
+        keys.resize({N, T, Wk.cols()});
+        linear(states.data(), rows, Wk, &model.param("attention.b"), keys.data());
+    } else if (model.has("attention.Wa")) {
         // qᵀ W_a h = q · (W_a h): keys are W_a h_j, i.e. h_j · W_aᵀ.
-        const Tensor& Wa = model_.param("attention.Wa");
-        out.keys = Tensor({out.batch, out.max_length, Wa.shape[0]});
-        linear_transposed(out.states.data(), rows, Wa, nullptr, out.keys.data());
+        const Tensor& Wa = model.param("attention.Wa");
+        keys.resize({N, T, Wa.shape[0]});
+        linear_transposed(states.data(), rows, Wa, nullptr, keys.data());
+    } else {
+        keys = Tensor();
     }
 }
 

@@ -11,6 +11,18 @@
 
 namespace nmt {
 
+// What the encoder hands the decoder besides its states [N, T, C] (lengths:
+// real positions per sentence); decoding (Encoder) and training
+// (train/training_graph) both compute them with these.
+// The decoder's first state tanh(W_init · mean + b), mean = Σ_j h_j / len per
+// sentence: `mean` [N, C] is kept for the backward pass, `init` is [N, D].
+void initial_decoder_state(const Model& model, const Tensor& states, const std::vector<int64_t>& lengths, Tensor& mean,
+                           Tensor& init);
+// The keys attention scores against, which depend only on the source:
+// W_k h_j + b for additive attention, W_a h_j for general; left empty for dot
+// attention, which scores the states themselves.
+void attention_keys(const Model& model, const Tensor& states, Tensor& keys);
+
 class Encoder {
 public:
     explicit Encoder(const Model& model);
@@ -21,13 +33,11 @@ public:
 
 private:
     void embed(const std::vector<std::vector<int>>& sentences, int64_t T, bool reversed, Tensor& out) const;
-    void initial_state(EncodedBatch& out) const;
-    void attention_keys(EncodedBatch& out) const;
 
     const Model& model_;
     std::unique_ptr<RnnLayer> forward_, backward_;
     std::vector<std::unique_ptr<RnnLayer>> upper_;
-    Tensor embedded_, embedded_reversed_, out_forward_, out_backward_, layer_a_, layer_b_;
+    Tensor embedded_, embedded_reversed_, out_forward_, out_backward_, layer_a_, layer_b_, mean_;
 };
 
 }  // namespace nmt

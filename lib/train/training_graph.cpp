@@ -7,6 +7,7 @@
 
 #include "layers/attention.h"
 #include "layers/cell_run.h"
+#include "layers/encoder.h"
 #include "train/dropout_masks.h"
 #include "core/error.h"
 #include "core/fast_math.h"
@@ -197,21 +198,8 @@ private:
                 std::memcpy(states_.data() + (n * T_ + t) * C, layer.data() + (t * N_ + n) * C, C * sizeof(float));
         masks_.apply(states_.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
 
-        mean_.zero({N_, C});
-        for (int64_t n = 0; n < N_; ++n)
-            for (int64_t t = 0; t < src_len_[n]; ++t)
-                for (int64_t k = 0; k < C; ++k) mean_.row(n)[k] += state(n, t)[k] / src_len_[n];
-        init_.zero({N_, c_.dim_dec});
-        linear(mean_.data(), N_, p("decoder.init.W"), &p("decoder.init.b"), init_.data());
-        tanh_inplace(init_.data(), init_.size());
-
-        if (c_.attention == AttentionType::Additive) {
-            keys_.zero({N_, T_, c_.dim_attention});
-            linear(states_.data(), N_ * T_, p("attention.Wk"), &p("attention.b"), keys_.data());
-        } else if (m_.has("attention.Wa")) {
-            keys_.zero({N_, T_, c_.dim_dec});
-            linear_transposed(states_.data(), N_ * T_, p("attention.Wa"), nullptr, keys_.data());
-        }
+        initial_decoder_state(m_, states_, src_len_, mean_, init_);
+        attention_keys(m_, states_, keys_);
     }
     const float* state(int64_t n, int64_t t) const { return states_.data() + (n * T_ + t) * c_.dim_context(); }
     const Tensor& keys() const { return keys_.values.empty() ? states_ : keys_; }
