@@ -71,6 +71,23 @@ TEST_CASE("int8: quantised weights are within half a step of the f32 weights, pe
     }
 }
 
+// Quantising rounds w / scale to the nearest integer, ties to even, as
+// std::nearbyint does: a column whose largest magnitude is 127 has scale 1,
+// so its values are rounded as they are, halves included.
+TEST_CASE("int8: quantising rounds halves to even, either layout") {
+    const std::vector<float> column = {127.0f, 0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 3.49f, -126.5f, 125.5f, 0.0f};
+    const int64_t K = static_cast<int64_t>(column.size());
+    Tensor by_rows({K, 1}), by_columns({1, K});
+    for (int64_t k = 0; k < K; ++k) by_rows[k] = by_columns[k] = column[k];
+    for (bool transposed : {false, true}) {
+        CAPTURE(transposed);
+        const QuantizedMatrix q = quantize_columns(transposed ? by_columns : by_rows, transposed, 127);
+        REQUIRE(q.scales.size() == 1);
+        CHECK(q.scales[0] == 1.0f);
+        for (int64_t k = 0; k < K; ++k) CHECK(q.values[k] == static_cast<int8_t>(std::nearbyint(column[k])));
+    }
+}
+
 TEST_CASE("int8: products equal exact integer arithmetic, and f32 within the quantisation error") {
     // K = 300: long enough that a kernel adding u8·s8 pairs in 16 bits would
     // saturate on these values, were the weights not kept to its range.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/backed_memory.h"
 #include "core/error.h"
 #include "core/parallel.h"
 
@@ -21,6 +22,14 @@ bool has_vnni() {
     const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
     return isa == dnnl_cpu_isa_avx512_core_vnni || isa == dnnl_cpu_isa_avx512_core_bf16 ||
            isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
+}
+
+// std::nearbyint for |x| ≤ 2²²: adding and taking away 1.5·2²³ leaves x
+// rounded to an integer, ties to even, in the default rounding mode, inline
+// (nearbyintf is a library call on CPUs without SSE 4.1, most of quantising).
+inline float round_to_even(float x) {
+    constexpr float shift = 12582912.0f;  // 1.5 · 2^23
+    return (x + shift) - shift;  // not folded: nmt is built without -ffast-math
 }
 
 float row_max_abs(const float* x, int64_t n) {
@@ -41,15 +50,34 @@ QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
     QuantizedMatrix q;
     q.K = transposed ? W.shape[1] : W.shape[0];
     q.N = transposed ? W.shape[0] : W.shape[1];
-    const auto at = [&](int64_t k, int64_t n) { return transposed ? W[n * q.K + k] : W[k * q.N + n]; };
+    // Walked in storage order (rows of W, whichever of k and n they are): a
+    // column-order walk of the 16 MB tied embeddings took most of the time
+    // quantising a model at load.
+    const int64_t rows = W.shape[0], cols = W.shape[1];
     q.scales.assign(q.N, 0.0f);
-    for (int64_t k = 0; k < q.K; ++k)
-        for (int64_t n = 0; n < q.N; ++n) q.scales[n] = std::max(q.scales[n], std::fabs(at(k, n)));
+    for (int64_t r = 0; r < rows; ++r) {
+        const float* w = W.row(r);
+        if (transposed) {
+            q.scales[r] = row_max_abs(w, cols);
+        } else {
+            for (int64_t c = 0; c < cols; ++c) q.scales[c] = std::max(q.scales[c], std::fabs(w[c]));
+        }
+    }
     for (float& s : q.scales) s = s > 0.0f ? s / static_cast<float>(levels) : 1.0f;
+    reserve_backed(q.values, static_cast<size_t>(q.K * q.N));
     q.values.resize(q.K * q.N);
-    for (int64_t k = 0; k < q.K; ++k)
-        for (int64_t n = 0; n < q.N; ++n)
-            q.values[k * q.N + n] = static_cast<int8_t>(std::nearbyint(at(k, n) / q.scales[n]));
+    // In 64 × 64 tiles, so that a transposed matrix is read and written a
+    // cache line at a time rather than a value per line.
+    constexpr int64_t tile = 64;
+    for (int64_t r0 = 0; r0 < rows; r0 += tile)
+        for (int64_t c0 = 0; c0 < cols; c0 += tile)
+            for (int64_t r = r0; r < std::min(rows, r0 + tile); ++r) {
+                const float* w = W.row(r);
+                for (int64_t c = c0; c < std::min(cols, c0 + tile); ++c) {
+                    const int64_t k = transposed ? c : r, n = transposed ? r : c;
+                    q.values[k * q.N + n] = static_cast<int8_t>(round_to_even(w[c] / q.scales[n]));
+                }
+            }
     return q;
 }
 
