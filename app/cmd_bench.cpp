@@ -6,14 +6,12 @@
 #include <iostream>
 #include <sstream>
 
-#include "train/adam.h"
-#include "train/batching.h"
 #include "commands.h"
 #include "train/corpus.h"
 #include "core/error.h"
 #include "io/input_file.h"
 #include "core/onednn_context.h"
-#include "train/training_graph.h"
+#include "train/training_step.h"
 #include "decode/precision.h"
 #include "eval/bleu.h"
 #include "decode/translator.h"
@@ -32,43 +30,22 @@ struct BenchOptions {
     bool json = false;
 };
 
-// Training speed: full steps (forward, backward, clipping, Adam) on
-// length-sorted batches of real pairs, after two warm-up steps.
+// Training speed (train/training_step.h).
 void run_training(const BenchOptions& o) {
     Model model = load_model(o.model);
     const Corpus corpus = read_corpus(o.input, o.target, model.source_vocab, model.target_vocab, CorpusOptions{});
     if (corpus.pairs.empty()) throw Error(o.input + " / " + o.target + ": no training pairs to measure");
-    BatchingOptions batching;
-    batching.batch_tokens = o.batch_tokens;
-    BatchGenerator batches(corpus.pairs, batching);
-    TrainingGraph graph(model);
-    Adam adam(model, AdamOptions{});
-    Gradients gradients = zero_gradients(model);
-    Random random(1);
-    int64_t tokens = 0;
-    auto start = std::chrono::steady_clock::now();
-    for (int64_t step = -2; step < o.steps; ++step) {
-        if (step == 0) {
-            tokens = 0;
-            start = std::chrono::steady_clock::now();
-        }
-        const TrainingBatch batch = batches.next();
-        clear(gradients);
-        graph.forward_backward(batch, TrainingOptions{}, random, gradients);
-        scale_and_clip(gradients, 1.0 / batch.target_tokens(), 5.0);
-        adam.update(model, gradients, 1e-4);
-        tokens += batch.target_tokens();
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const double per_s = tokens / seconds;
+    const TrainingSpeed speed = measure_training_speed(model, corpus, o.batch_tokens, o.steps);
     if (o.json)
-        std::cout << nlohmann::json{{"mode", "train"}, {"threads", o.threads}, {"steps", o.steps},
-                                    {"target_tokens", tokens}, {"seconds", seconds}, {"target_tokens_per_s", per_s}}
+        std::cout << nlohmann::json{{"mode", "train"},         {"threads", o.threads},
+                                    {"steps", speed.steps},     {"target_tokens", speed.target_tokens},
+                                    {"seconds", speed.seconds}, {"target_tokens_per_s", speed.tokens_per_second()}}
                          .dump()
                   << std::endl;
     else
-        std::cout << "model " << o.model << ", " << o.threads << " threads, " << o.steps << " steps of about "
-                  << o.batch_tokens << " target tokens: " << static_cast<int64_t>(per_s) << " target tokens/s\n";
+        std::cout << "model " << o.model << ", " << o.threads << " threads, " << speed.steps << " steps of about "
+                  << o.batch_tokens << " target tokens: " << static_cast<int64_t>(speed.tokens_per_second())
+                  << " target tokens/s\n";
 }
 
 // The best translation of each line.

@@ -13,6 +13,7 @@
 #include "layers/encoder.h"
 #include "test_support.h"
 #include "train/training_graph.h"
+#include "train/training_step.h"
 
 using namespace nmt;
 
@@ -86,10 +87,7 @@ Outcome learn(bool reverse, uint64_t seed, DecoderStyle style = DecoderStyle::Ba
             batch.sources.push_back(source);
             batch.targets.push_back(target);
         }
-        clear(gradients);
-        graph.forward_backward(batch, options, random, gradients);
-        scale_and_clip(gradients, 1.0 / batch.target_tokens(), 5.0);
-        adam.update(model, gradients, learning_rate(step, kSteps));
+        plain_update(graph, model, adam, gradients, batch, options, random, learning_rate(step, kSteps));
     }
 
     Random held_out(seed + 99);

@@ -20,6 +20,7 @@
 #include "core/sha256.h"
 #include "test_support.h"
 #include "train/trainer.h"
+#include "train/training_step.h"
 
 using namespace nmt;
 namespace fs = std::filesystem;
@@ -138,6 +139,31 @@ TEST_CASE("training loop: the corpus reads word alignments for guided alignment,
     CHECK(message.find(links.string() + " line 1") != std::string::npos);
     CHECK(message.find("3-0") != std::string::npos);
     CHECK(message.find("3 source words") != std::string::npos);
+}
+
+// nmt bench --train-target: the timed updates are counted, their target
+// tokens summed, and they do train the model.
+TEST_CASE("training loop: measuring training speed runs and counts real updates") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive), 5);
+    Corpus corpus;
+    Random random(2);
+    for (int i = 0; i < 40; ++i) {
+        SentencePair pair;
+        for (int k = 0; k < 3 + i % 4; ++k) pair.source.push_back(3 + random.below(model.config.source_vocab_size - 3));
+        for (int k = 0; k < 2 + i % 5; ++k) pair.target.push_back(3 + random.below(model.config.target_vocab_size - 3));
+        pair.source.push_back(model.source_vocab.eos_id());
+        pair.target.push_back(model.target_vocab.eos_id());
+        corpus.pairs.push_back(pair);
+    }
+    const Tensor before = model.param("decoder.output.W");
+    const TrainingSpeed speed = measure_training_speed(model, corpus, 30, 4);
+    CHECK(speed.steps == 4);
+    CHECK(speed.target_tokens >= 4 * 2);
+    CHECK(speed.target_tokens <= 4 * 30 + 4 * 7);  // a batch passes its budget by at most one pair
+    CHECK(speed.seconds > 0);
+    CHECK(model.param("decoder.output.W").values != before.values);
+    CHECK_THROWS_AS(measure_training_speed(model, Corpus{}, 30, 1), Error);
 }
 
 TEST_CASE("training loop: batching covers every pair exactly once per epoch within the token budget") {
