@@ -34,6 +34,7 @@ inline float round_to_even(float x) {
 
 float row_max_abs(const float* x, int64_t n) {
     float m = 0.0f;
+#pragma omp simd reduction(max : m)
     for (int64_t i = 0; i < n; ++i) m = std::max(m, std::fabs(x[i]));
     return m;
 }
@@ -113,8 +114,9 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
         const float scale = max_abs > 0.0f ? max_abs / activation_levels : 1.0f;
         const float inverse = 1.0f / scale;
         uint8_t* q = xq + m * K;
+#pragma omp simd
         for (int64_t k = 0; k < K; ++k)
-            q[k] = static_cast<uint8_t>(static_cast<int>(std::nearbyint(row[k] * inverse)) + activation_zero);
+            q[k] = static_cast<uint8_t>(static_cast<int>(round_to_even(row[k] * inverse)) + activation_zero);
         row_scales[m] = scale;
     }
     const int32_t no_offset = 0;
