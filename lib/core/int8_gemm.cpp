@@ -101,9 +101,14 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
     thread_local std::vector<uint8_t> quantized_buffer;
     thread_local std::vector<float> scale_buffer;
     thread_local std::vector<int32_t> sum_buffer;
-    quantized_buffer.resize(M * K);
-    scale_buffer.resize(M);
-    sum_buffer.resize(M * count);
+    // Grown only: a resize back up after a smaller product would zero the
+    // storage again, and the products of a step alternate in size.
+    const auto at_least = [](auto& buffer, int64_t n) {
+        if (buffer.size() < static_cast<size_t>(n)) buffer.resize(n);
+    };
+    at_least(quantized_buffer, M * K);
+    at_least(scale_buffer, M);
+    at_least(sum_buffer, M * count);
     uint8_t* const xq = quantized_buffer.data();
     float* const row_scales = scale_buffer.data();
     int32_t* const sums = sum_buffer.data();

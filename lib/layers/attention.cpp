@@ -67,7 +67,8 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
     const int64_t per_row = type_ == AttentionType::Additive ? T * model_.config.dim_attention : 0;
     projected_.resize({M, Q});
     project_queries(queries, M, projected_.data());
-    scratch_.resize({M, per_row + 1});
+    // Grown only (one row of tanh values per query row), not zeroed again each step.
+    if (scratch_.size() < M * (per_row + 1)) scratch_.resize({M * (per_row + 1)});
     // Rows are independent and each is computed by one thread the same way,
     // so results do not depend on the thread count or on the other rows.
 #pragma omp parallel for schedule(static) if (worth_threads(M * T * C))
@@ -75,7 +76,7 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
         const int s = row_sentence[m];
         const int64_t len = batch.lengths[s];
         float* alpha = weights + m * T;
-        scores(batch, projected_.row(m), s, alpha, scratch_.row(m));
+        scores(batch, projected_.row(m), s, alpha, scratch_.data() + m * (per_row + 1));
         softmax_inplace(alpha, T, len);
         weighted_row_sum(alpha, len, batch.state(s, 0), C, C, context + m * C);
     }
