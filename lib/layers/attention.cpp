@@ -38,7 +38,13 @@ float attention_scale(const ModelConfig& config) {
 }
 
 Attention::Attention(const Model& model)
-    : model_(model), type_(model.config.attention), scale_(attention_scale(model.config)) {}
+    : model_(model), type_(model.config.attention), scale_(attention_scale(model.config)) {
+    if (type_ == AttentionType::Additive) {
+        Wq_ = &model.param("attention.Wq");
+        Wq_int8_ = model.quantized("attention.Wq");
+        v_ = model.param("attention.v").data();
+    }
+}
 
 int64_t Attention::query_size() const {
     return type_ == AttentionType::Additive ? model_.config.dim_attention : model_.config.dim_dec;
@@ -46,7 +52,7 @@ int64_t Attention::query_size() const {
 
 void Attention::project_queries(const float* queries, int64_t M, float* out) const {
     if (type_ == AttentionType::Additive)
-        linear(queries, M, model_.param("attention.Wq"), nullptr, out, false, model_.quantized("attention.Wq"));
+        linear(queries, M, *Wq_, nullptr, out, false, Wq_int8_);
     else
         std::memcpy(out, queries, M * query_size() * sizeof(float));
 }
@@ -57,8 +63,7 @@ void Attention::scores(const EncodedBatch& batch, const float* q, int sentence, 
     // sentence); general attention's are W_a h_j; dot attention scores the states.
     const Tensor& keys = batch.keys.values.empty() ? batch.states : batch.keys;
     const int64_t K = keys.shape[2];
-    const float* v = type_ == AttentionType::Additive ? model_.param("attention.v").data() : nullptr;
-    attention_scores(type_, q, keys.data() + sentence * T * K, K, batch.lengths[sentence], v, scale_, out, scratch);
+    attention_scores(type_, q, keys.data() + sentence * T * K, K, batch.lengths[sentence], v_, scale_, out, scratch);
 }
 
 void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence,

@@ -41,6 +41,11 @@ private:
     const Model& model_;
     AttentionType type_;
     float scale_ = 1.0f;
+    // Looked up once (decoding scores every row of every step): additive
+    // attention's W_q (and its int8 form, fixed before decoding starts) and v.
+    const Tensor* Wq_ = nullptr;
+    const QuantizedMatrix* Wq_int8_ = nullptr;
+    const float* v_ = nullptr;
     Tensor projected_, scratch_;
 };
 
