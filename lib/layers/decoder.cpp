@@ -16,7 +16,22 @@ Decoder::Decoder(const Model& model)
       conditional_(model.config.decoder_style == DecoderStyle::Conditional),
       attention_(model),
       rnn_weights_(cell_weights(model, "decoder.rnn")),
-      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt) {}
+      rnn2_weights_(conditional_ ? std::optional<CellWeights>(cell_weights(model, "decoder.rnn2")) : std::nullopt),
+      out_(output_weights(model)) {}
+
+Decoder::OutputWeights Decoder::output_weights(const Model& model) {
+    const bool lexical = model.config.lexical_model;
+    const std::string vocab = model.config.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
+    return {&model.param("target.embeddings"),
+            &model.param("decoder.output.W"),
+            &model.param("decoder.output.b"),
+            model.quantized("decoder.output.W"),
+            lexical ? &model.param("decoder.lexical.W") : nullptr,
+            lexical ? model.quantized("decoder.lexical.W") : nullptr,
+            &model.param(vocab),
+            &model.param("decoder.vocab.b"),
+            model.quantized(vocab)};
+}
 
 DecoderState Decoder::start(const EncodedBatch& batch) const {
     DecoderState s;
@@ -51,7 +66,7 @@ void Decoder::select_rows(DecoderState& state, const std::vector<int>& parents) 
 }
 
 void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) const {
-    const Tensor& table = model_.param("target.embeddings");
+    const Tensor& table = *out_.target_embeddings;
     const int64_t E = table.cols();
     for (int64_t m = 0; m < M; ++m) std::memcpy(out + m * stride, table.row(tokens[m]), E * sizeof(float));
 }
@@ -73,8 +88,7 @@ void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
 
 void Decoder::deep_output(const Tensor& features) {
     output_.resize({features.rows(), config_.dim_emb});
-    linear(features.data(), features.rows(), model_.param("decoder.output.W"), &model_.param("decoder.output.b"),
-           output_.data(), false, model_.quantized("decoder.output.W"));
+    linear(features.data(), features.rows(), *out_.deep_W, out_.deep_b, output_.data(), false, out_.deep_W_int8);
     tanh_inplace(output_.data(), output_.size());
 }
 
@@ -87,19 +101,17 @@ void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& 
         const int s = state.sentence[m];
         weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
     }
-    linear(lexical_.data(), M, model_.param("decoder.lexical.W"), nullptr, output_.data(), true,
-           model_.quantized("decoder.lexical.W"));
+    linear(lexical_.data(), M, *out_.lexical_W, nullptr, output_.data(), true, out_.lexical_W_int8);
 }
 
 void Decoder::restrict_output(std::vector<int> ids) {
     output_ids_ = std::move(ids);
     if (output_ids_.empty()) return;
     const int64_t n = static_cast<int64_t>(output_ids_.size()), E = config_.dim_emb;
-    const Tensor& bias = model_.param("decoder.vocab.b");
+    const Tensor& bias = *out_.vocab_b;
     restricted_bias_.resize({n});
     for (int64_t i = 0; i < n; ++i) restricted_bias_[i] = bias[output_ids_[i]];
-    const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
-    if (const QuantizedMatrix* full = model_.quantized(name)) {  // entries keep their own scales: cut, not requantised
+    if (const QuantizedMatrix* full = out_.vocab_W_int8) {  // entries keep their own scales: cut, not requantised
         if (output_rows_int8_.values.empty()) output_rows_int8_ = transposed_layout(*full);  // once, at the first cut
         const QuantizedMatrix& rows = output_rows_int8_;
         restricted_int8_.K = rows.K;
@@ -114,7 +126,7 @@ void Decoder::restrict_output(std::vector<int> ids) {
         }
         return;
     }
-    const Tensor& W = model_.param(name);
+    const Tensor& W = *out_.vocab_W;
     if (config_.tied_embeddings) {
         restricted_weights_.resize({n, E});
         for (int64_t i = 0; i < n; ++i) std::memcpy(restricted_weights_.row(i), W.row(output_ids_[i]), E * sizeof(float));
@@ -129,10 +141,9 @@ void Decoder::vocabulary_projection(Tensor& log_probs) {
     const bool restricted = !output_ids_.empty();
     const int64_t M = output_.rows(), V = restricted ? static_cast<int64_t>(output_ids_.size()) : config_.target_vocab_size;
     log_probs.resize({M, V});
-    const std::string name = config_.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
-    const Tensor& bias = restricted ? restricted_bias_ : model_.param("decoder.vocab.b");
-    const QuantizedMatrix* int8 = restricted ? (model_.quantized(name) ? &restricted_int8_ : nullptr) : model_.quantized(name);
-    const Tensor& W = restricted ? restricted_weights_ : model_.param(name);
+    const Tensor& bias = restricted ? restricted_bias_ : *out_.vocab_b;
+    const QuantizedMatrix* int8 = restricted ? (out_.vocab_W_int8 ? &restricted_int8_ : nullptr) : out_.vocab_W_int8;
+    const Tensor& W = restricted ? restricted_weights_ : *out_.vocab_W;
     if (int8) {  // stored [E, V] whichever way the f32 weights lie
         int8_product(output_.data(), M, *int8, 0, V, log_probs.data(), V, false);
         add_bias(log_probs.data(), M, V, bias.data());

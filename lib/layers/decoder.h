@@ -70,6 +70,20 @@ private:
     // precision is set before a Decoder is made), looked up once.
     const CellWeights rnn_weights_;
     const std::optional<CellWeights> rnn2_weights_;  // conditional style only
+    // The output layers' parameters, looked up once for the same reason.
+    struct OutputWeights {
+        const Tensor* target_embeddings;
+        const Tensor* deep_W;  // decoder.output.W, b
+        const Tensor* deep_b;
+        const QuantizedMatrix* deep_W_int8;
+        const Tensor* lexical_W;  // null without the lexical model
+        const QuantizedMatrix* lexical_W_int8;
+        const Tensor* vocab_W;  // decoder.vocab.W, or the target embeddings when tied
+        const Tensor* vocab_b;
+        const QuantizedMatrix* vocab_W_int8;
+    };
+    static OutputWeights output_weights(const Model& model);
+    const OutputWeights out_;
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.
     Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_, lexical_;
