@@ -1,5 +1,8 @@
 #include "layers/onednn_rnn.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "core/error.h"
 #include "core/onednn_context.h"
 
@@ -20,10 +23,29 @@ OnednnRnnLayer::OnednnRnnLayer(CellType cell, const Tensor& W, const Tensor& U, 
 
 OnednnRnnLayer::~OnednnRnnLayer() = default;
 
+namespace {
+
+// oneDNN's reference RNN wants a scratchpad of about 30 KB per row of a
+// [T, N] batch. Layers run one after another, so every layer and shape on a
+// thread shares one, grown to the largest asked for (a oneDNN allocation:
+// aligned as its kernels expect). One per layer and shape held 1.5 GB after
+// 3,000 news sentences.
+void* thread_scratchpad(size_t bytes) {
+    thread_local memory buffer;
+    thread_local size_t size = 0;
+    if (size < bytes) {
+        buffer = memory();  // the old one goes first: never both at once
+        buffer = memory(memory::desc({static_cast<memory::dim>(bytes)}, dt::u8, tag::a), cpu_engine());
+        size = bytes;
+    }
+    return buffer.get_data_handle();
+}
+
+}  // namespace
+
 // Shapes are many (every sentence length × batch size a stream meets) and
 // mostly prefer the same weight layout, so the weights are reordered once per
-// layout, not once per shape: a copy per shape held 1.5 GB after 3,000 news
-// sentences.
+// layout, not once per shape.
 memory OnednnRnnLayer::weights_in(const memory::desc& wanted, const memory::desc& plain, const float* data) {
     auto& engine = cpu_engine();
     memory source(plain, engine, const_cast<float*>(data));
@@ -76,20 +98,12 @@ OnednnRnnLayer::Compiled& OnednnRnnLayer::compiled(int64_t T, int64_t N) {
     return *slot;
 }
 
-void OnednnRnnLayer::forward(const float* input, int64_t T, int64_t N, float* output) {
-    if (T == 0 || N == 0) return;
+void OnednnRnnLayer::run(const float* input, int64_t T, int64_t N, float* output) {
     Compiled& c = compiled(T, N);
     auto& engine = cpu_engine();
     memory src(c.src_md, engine, const_cast<float*>(input));
     memory dst(c.dst_md, engine, output);
-    // One scratchpad for every shape, grown to the largest asked for (a
-    // oneDNN allocation: aligned as its kernels expect).
-    const size_t scratch_bytes = c.scratchpad_md.get_size();
-    if (scratchpad_bytes_ < scratch_bytes) {
-        scratchpad_ = memory(memory::desc({static_cast<memory::dim>(scratch_bytes)}, dt::u8, tag::a), engine);
-        scratchpad_bytes_ = scratch_bytes;
-    }
-    memory scratchpad(c.scratchpad_md, engine, scratchpad_.get_data_handle());
+    memory scratchpad(c.scratchpad_md, engine, thread_scratchpad(c.scratchpad_md.get_size()));
     c.primitive.execute(cpu_stream(), {{DNNL_ARG_SRC_LAYER, src},
                                        {DNNL_ARG_WEIGHTS_LAYER, c.weights_layer},
                                        {DNNL_ARG_WEIGHTS_ITER, c.weights_iter},
@@ -97,6 +111,27 @@ void OnednnRnnLayer::forward(const float* input, int64_t T, int64_t N, float* ou
                                        {DNNL_ARG_DST_LAYER, dst},
                                        {DNNL_ARG_SCRATCHPAD, scratchpad}});
     cpu_stream().wait();
+}
+
+void OnednnRnnLayer::forward(const float* input, int64_t T, int64_t N, float* output) {
+    if (T == 0 || N == 0) return;
+    // The scratchpad grows with T × N (about 30 KB a row: 184 MB for a batch
+    // of 32 long news sentences), so a batch with more rows than this runs in
+    // slices of whole sentences; each sentence's rows are independent.
+    constexpr int64_t max_rows = 1024;
+    const int64_t per_slice = std::max<int64_t>(1, max_rows / T);
+    if (N <= per_slice) return run(input, T, N, output);
+    const int64_t I = input_size_, H = hidden_size_;
+    for (int64_t first = 0; first < N; first += per_slice) {
+        const int64_t n = std::min(per_slice, N - first);
+        slice_input_.resize({T, n, I});
+        slice_output_.resize({T, n, H});
+        for (int64_t t = 0; t < T; ++t)
+            std::memcpy(slice_input_.data() + t * n * I, input + (t * N + first) * I, n * I * sizeof(float));
+        run(slice_input_.data(), T, n, slice_output_.data());
+        for (int64_t t = 0; t < T; ++t)
+            std::memcpy(output + (t * N + first) * H, slice_output_.data() + t * n * H, n * H * sizeof(float));
+    }
 }
 
 }  // namespace nmt

@@ -3,7 +3,8 @@
 // right-to-left directions on per-sentence reversed input (see encoder.cpp):
 // with that, padding only ever follows the real positions and cannot leak
 // into them. Primitives are cached per (T, N) because their shapes are fixed;
-// the weights in each layout the primitives prefer, and one scratchpad, are shared by all.
+// the weights in each layout the primitives prefer are shared by all, and one
+// scratchpad by every layer on a thread.
 #pragma once
 #include <map>
 #include <memory>
@@ -34,6 +35,7 @@ public:
 private:
     struct Compiled;
     Compiled& compiled(int64_t T, int64_t N);
+    void run(const float* input, int64_t T, int64_t N, float* output);  // one primitive call
     dnnl::memory weights_in(const dnnl::memory::desc& wanted, const dnnl::memory::desc& plain, const float* data);
 
     CellType cell_;
@@ -47,8 +49,7 @@ private:
         dnnl::memory weights;
     };
     std::vector<Reordered> reordered_weights_;  // one per weight and layout met
-    dnnl::memory scratchpad_;  // shared by every shape: the largest any needed so far
-    size_t scratchpad_bytes_ = 0;
+    Tensor slice_input_, slice_output_;         // a slice of a batch too large for one call
 };
 
 }  // namespace nmt
