@@ -17,9 +17,9 @@
 #include "decode/alignment_output.h"
 #include "align/alignment_stream.h"
 #include "commands.h"
+#include "model_choice.h"
 #include "core/error.h"
 #include "io/input_file.h"
-#include "model/model_catalog.h"
 #include "core/onednn_context.h"
 #include "io/output_file.h"
 #include "align/statistical_aligner.h"
@@ -30,9 +30,9 @@ namespace nmt::app {
 namespace {
 
 struct AlignCommand {
-    std::string model, reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
+    ModelChoice model;
+    std::string reverse_model, input, target, output, format = "pharaoh", symmetrize = "grow-diag-final-and";
     std::string svg_directory;
-    std::string from, to;
     int threads = 0, batch_size = 32;
     float threshold = 0;
     bool quiet = false, statistical = false, shifted = false, tokenized = false;
@@ -76,7 +76,7 @@ std::function<void(const std::string&)> stderr_warnings(bool quiet) {
 // reading them once per EM iteration (stdin or a pipe is first kept in a
 // temporary file), so memory holds the tables and not the corpus.
 void run_statistical(const AlignCommand& o) {
-    if (!o.model.empty() || !o.reverse_model.empty())
+    if (!o.model.model.empty() || !o.reverse_model.empty())
         throw Error("--statistical aligns without a model: drop -m and --reverse-model");
     if (o.format != "pharaoh") throw Error("--statistical writes Pharaoh links only (--format jsonl needs a model)");
     if (!o.svg_directory.empty()) throw Error("--alignment-svg draws a model's attention: --statistical has none");
@@ -113,7 +113,7 @@ void run_statistical(const AlignCommand& o) {
 void run(const AlignCommand& o) {
     if (o.statistical) return run_statistical(o);
     set_threads(o.threads);
-    const std::string model_path = resolve_model(o.model, o.from, o.to, "");
+    const std::string model_path = o.model.path();
     std::vector<NamedFile> models = {{"-m", model_path}};
     if (!o.reverse_model.empty()) models.push_back({"--reverse-model", o.reverse_model});
     PairFiles files(o, models);
@@ -166,9 +166,7 @@ void add_align_command(CLI::App& app) {
     auto o = std::make_shared<AlignCommand>();
     auto* c = app.add_subcommand(
         "align", "Word alignments of sentence pairs: where the model looks when made to produce the given translation");
-    c->add_option("-m,--model", o->model, "Model translating source to target (default: the installed one for --from/--to)");
-    c->add_option("--from", o->from, "Source language code, to pick an installed model");
-    c->add_option("--to", o->to, "Target language code, to pick an installed model");
+    add_model_choice(c, o->model, "Model translating source to target (default: the installed one for --from/--to)");
     c->add_option("-i,--input", o->input,
                   "Source sentences, one per line; without -r, lines 'source ||| target' (default: stdin)");
     c->add_option("-r,--target", o->target, "Their translations, line by line");

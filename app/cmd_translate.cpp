@@ -8,6 +8,7 @@
 #include <string>
 
 #include "commands.h"
+#include "model_choice.h"
 #include "core/error.h"
 #include "io/input_file.h"
 #include "model/model_catalog.h"
@@ -22,7 +23,8 @@ namespace nmt::app {
 namespace {
 
 struct TranslateCommand {
-    std::string model, input, output, alignments, svg_directory, format = "text", from, to, domain;
+    ModelChoice model;
+    std::string input, output, alignments, svg_directory, format = "text";
     std::string precision = "fp32";
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false;
@@ -78,7 +80,7 @@ void run(TranslateCommand& o) {
     }
     set_threads(o.threads);
     const auto gemm_kernels = prepare_gemm_kernels();  // while the model loads
-    const std::string model_path = resolve_model(o.model, o.from, o.to, o.domain);
+    const std::string model_path = o.model.path();
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
     Model model = load_model(model_path);
     set_decoding_precision(model, parse_precision(o.precision));
@@ -128,10 +130,8 @@ void add_translate_command(CLI::App& app) {
     auto o = std::make_shared<TranslateCommand>();
     auto* c = app.add_subcommand("translate", "Translate text: one output line per input line, in order");
     auto& search = o->stream.translate.search;
-    c->add_option("-m,--model", o->model, "Model file (default: the installed model for --from/--to, else en->fr)");
-    c->add_option("--from", o->from, "Source language code, to pick an installed model");
-    c->add_option("--to", o->to, "Target language code, to pick an installed model");
-    c->add_option("--domain", o->domain,
+    add_model_choice(c, o->model, "Model file (default: the installed model for --from/--to, else en->fr)");
+    c->add_option("--domain", o->model.domain,
                   "Pick the installed model of a domain (e.g. captions: SRC-TGT.captions.nmt) instead of the general one");
     c->add_flag("--list-models", o->list_models, "List the installed models and exit");
     c->add_option("-i,--input", o->input, "Input file (default: stdin)");

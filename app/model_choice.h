@@ -1,0 +1,19 @@
+// How nmt translate and nmt align are told which model to use: -m FILE, or
+// --from/--to (and for translate --domain) naming an installed one
+// (resolve_model, model/model_catalog.h).
+#pragma once
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace nmt::app {
+
+struct ModelChoice {
+    std::string model, from, to, domain;
+    std::string path() const;  // the file these name
+};
+
+// -m/--model (described by `model_help`), --from and --to.
+void add_model_choice(CLI::App* command, ModelChoice& choice, const std::string& model_help);
+
+}  // namespace nmt::app
