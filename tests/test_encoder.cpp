@@ -44,10 +44,10 @@ TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and L
     }
 }
 
-// One layer meets many (T, N) shapes in a stream; the weights it reorders and
-// the scratchpad are shared between them, and a large batch runs in slices. I = H, so W and U have the same
-// shape and a layout cache keyed by shape alone would hand U's place to W.
-TEST_CASE("encoder: a oneDNN RNN layer stays exact across shapes, shared weights and scratchpad, and slices") {
+// One layer meets many (T, N) shapes in a stream: a primitive for each, the
+// scratchpad shared between them, and a large batch run in slices. I = H, so
+// that W and U have the same shape and cannot be told apart by it.
+TEST_CASE("encoder: a oneDNN RNN layer stays exact across shapes, a shared scratchpad and slices") {
     for (CellType cell : {CellType::GRU, CellType::LSTM}) {
         CAPTURE(static_cast<int>(cell));
         const int64_t I = 6, H = 6, G = cell == CellType::GRU ? 3 : 4;

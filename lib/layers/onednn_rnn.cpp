@@ -15,7 +15,7 @@ using dt = memory::data_type;
 struct OnednnRnnLayer::Compiled {
     dnnl::primitive primitive;
     memory::desc src_md, dst_md, scratchpad_md;
-    memory weights_layer, weights_iter, bias;  // in the layouts the primitive prefers (weights_in)
+    memory weights_layer, weights_iter, bias;  // the model's tensors, as stored
 };
 
 OnednnRnnLayer::OnednnRnnLayer(CellType cell, const Tensor& W, const Tensor& U, const Tensor& b)
@@ -43,23 +43,6 @@ void* thread_scratchpad(size_t bytes) {
 
 }  // namespace
 
-// Shapes are many (every sentence length × batch size a stream meets) and
-// mostly prefer the same weight layout, so the weights are reordered once per
-// layout, not once per shape.
-memory OnednnRnnLayer::weights_in(const memory::desc& wanted, const memory::desc& plain, const float* data) {
-    auto& engine = cpu_engine();
-    memory source(plain, engine, const_cast<float*>(data));
-    if (wanted == plain) return source;
-    // Keyed by the source too: W and U have the same shape when I = H.
-    for (const Reordered& r : reordered_weights_)
-        if (r.source == data && r.weights.get_desc() == wanted) return r.weights;
-    memory target(wanted, engine);
-    dnnl::reorder(source, target).execute(cpu_stream(), source, target);
-    cpu_stream().wait();
-    reordered_weights_.push_back({data, target});
-    return target;
-}
-
 OnednnRnnLayer::Compiled& OnednnRnnLayer::compiled(int64_t T, int64_t N) {
     auto& slot = cache_[{T, N}];
     if (slot) return *slot;
@@ -67,32 +50,30 @@ OnednnRnnLayer::Compiled& OnednnRnnLayer::compiled(int64_t T, int64_t N) {
     auto c = std::make_unique<Compiled>();
     c->src_md = memory::desc({T, N, I}, dt::f32, tag::tnc);
     c->dst_md = memory::desc({T, N, H}, dt::f32, tag::tnc);
-    const memory::desc w_any({1, 1, I, G, H}, dt::f32, tag::any);
-    const memory::desc u_any({1, 1, H, G, H}, dt::f32, tag::any);
+    // The weights as stored (ldigo): oneDNN would prefer rows padded by 16
+    // floats, but reordering into that cost a copy and its page faults per
+    // layer, 20 ms of a one-line translation, for no speed measurable here.
+    const memory::desc w_md({1, 1, I, G, H}, dt::f32, tag::ldigo);
+    const memory::desc u_md({1, 1, H, G, H}, dt::f32, tag::ldigo);
     const memory::desc bias_md({1, 1, G, H}, dt::f32, tag::ldgo);
     const memory::desc none;
     const auto prop = dnnl::prop_kind::forward_inference;
     const auto dir = dnnl::rnn_direction::unidirectional_left2right;
     dnnl::primitive_attr attr;
     attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    memory::desc weights_md, iter_md;
     if (cell_ == CellType::GRU) {
-        dnnl::gru_forward::desc d(prop, dir, c->src_md, none, w_any, u_any, bias_md, c->dst_md, none);
+        dnnl::gru_forward::desc d(prop, dir, c->src_md, none, w_md, u_md, bias_md, c->dst_md, none);
         dnnl::gru_forward::primitive_desc pd(d, attr, cpu_engine());
         c->primitive = dnnl::gru_forward(pd);
-        weights_md = pd.weights_layer_desc();
-        iter_md = pd.weights_iter_desc();
         c->scratchpad_md = pd.scratchpad_desc();
     } else {
-        dnnl::lstm_forward::desc d(prop, dir, c->src_md, none, none, w_any, u_any, bias_md, c->dst_md, none, none);
+        dnnl::lstm_forward::desc d(prop, dir, c->src_md, none, none, w_md, u_md, bias_md, c->dst_md, none, none);
         dnnl::lstm_forward::primitive_desc pd(d, attr, cpu_engine());
         c->primitive = dnnl::lstm_forward(pd);
-        weights_md = pd.weights_layer_desc();
-        iter_md = pd.weights_iter_desc();
         c->scratchpad_md = pd.scratchpad_desc();
     }
-    c->weights_layer = weights_in(weights_md, memory::desc({1, 1, I, G, H}, dt::f32, tag::ldigo), W_.data());
-    c->weights_iter = weights_in(iter_md, memory::desc({1, 1, H, G, H}, dt::f32, tag::ldigo), U_.data());
+    c->weights_layer = memory(w_md, cpu_engine(), const_cast<float*>(W_.data()));
+    c->weights_iter = memory(u_md, cpu_engine(), const_cast<float*>(U_.data()));
     c->bias = memory(bias_md, cpu_engine(), const_cast<float*>(b_.data()));
     slot = std::move(c);
     return *slot;

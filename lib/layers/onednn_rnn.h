@@ -3,15 +3,13 @@
 // right-to-left directions on per-sentence reversed input (see encoder.cpp):
 // with that, padding only ever follows the real positions and cannot leak
 // into them. Primitives are cached per (T, N) because their shapes are fixed;
-// the weights in each layout the primitives prefer are shared by all, and one
-// scratchpad by every layer on a thread.
+// all of them read the model's weights where they lie, and share one
+// scratchpad with every layer on the thread.
 #pragma once
 #include <map>
 #include <memory>
 #include <utility>
 #include <vector>
-
-#include <dnnl.hpp>
 
 #include "model/model_config.h"
 #include "layers/rnn_layer.h"
@@ -36,7 +34,6 @@ private:
     struct Compiled;
     Compiled& compiled(int64_t T, int64_t N);
     void run(const float* input, int64_t T, int64_t N, float* output);  // one primitive call
-    dnnl::memory weights_in(const dnnl::memory::desc& wanted, const dnnl::memory::desc& plain, const float* data);
 
     CellType cell_;
     const Tensor& W_;
@@ -44,11 +41,6 @@ private:
     const Tensor& b_;
     int64_t input_size_, hidden_size_;
     std::map<std::pair<int64_t, int64_t>, std::unique_ptr<Compiled>> cache_;
-    struct Reordered {
-        const float* source;  // W_ or U_
-        dnnl::memory weights;
-    };
-    std::vector<Reordered> reordered_weights_;  // one per weight and layout met
     Tensor slice_input_, slice_output_;         // a slice of a batch too large for one call
 };
 
