@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <fcntl.h>
@@ -144,12 +145,22 @@ __attribute__((target("avx,f16c"))) void f16_to_f32_f16c(const uint8_t* in, floa
     }
 }
 
+// F16C, and AVX with the OS saving its registers (clang's
+// __builtin_cpu_supports knows no "f16c", so CPUID says).
+bool has_f16c() {
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    }();
+    return yes;
+}
+
 void convert_to_float(DType dtype, const uint8_t* in, float* out, int64_t n) {
     if (dtype == DType::F32) {
         if (n > 0) std::memcpy(out, in, static_cast<size_t>(n) * 4);
         return;
     }
-    if (dtype == DType::F16 && __builtin_cpu_supports("f16c")) return f16_to_f32_f16c(in, out, n);
+    if (dtype == DType::F16 && has_f16c()) return f16_to_f32_f16c(in, out, n);
     for (int64_t i = 0; i < n; ++i) {
         uint16_t half;
         std::memcpy(&half, in + 2 * i, 2);
