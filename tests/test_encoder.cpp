@@ -30,15 +30,26 @@ void check_against_reference(OnednnRnnLayer& layer, CellType cell, const Tensor&
     }
 }
 
+// A cell's random input weights W [I, G·H], recurrent weights U [H, G·H] and
+// bias b [G·H] (G = 3 gates for a GRU, 4 for an LSTM), from seeds SEED..SEED+2.
+struct CellWeights {
+    Tensor W, U, b;
+};
+
+CellWeights random_cell_weights(CellType cell, int64_t I, int64_t H, uint64_t seed) {
+    const int64_t G = cell == CellType::GRU ? 3 : 4;
+    CellWeights weights{Tensor({I, G * H}), Tensor({H, G * H}), Tensor({G * H})};
+    weights.W.values = testing::random_vector(weights.W.size(), seed);
+    weights.U.values = testing::random_vector(weights.U.size(), seed + 1);
+    weights.b.values = testing::random_vector(weights.b.size(), seed + 2);
+    return weights;
+}
+
 }  // namespace
 
 TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and LSTM)") {
     for (CellType cell : {CellType::GRU, CellType::LSTM}) {
-        const int64_t I = 5, H = 7, G = cell == CellType::GRU ? 3 : 4;
-        Tensor W({I, G * H}), U({H, G * H}), b({G * H});
-        W.values = testing::random_vector(W.size(), 1);
-        U.values = testing::random_vector(U.size(), 2);
-        b.values = testing::random_vector(b.size(), 3);
+        const auto [W, U, b] = random_cell_weights(cell, 5, 7, 1);
         OnednnRnnLayer layer(cell, W, U, b);
         check_against_reference(layer, cell, W, U, b, 6, 3, 4);
     }
@@ -50,11 +61,7 @@ TEST_CASE("encoder: a oneDNN RNN layer equals the reference cell loop (GRU and L
 TEST_CASE("encoder: a oneDNN RNN layer stays exact across shapes, a shared scratchpad and slices") {
     for (CellType cell : {CellType::GRU, CellType::LSTM}) {
         CAPTURE(static_cast<int>(cell));
-        const int64_t I = 6, H = 6, G = cell == CellType::GRU ? 3 : 4;
-        Tensor W({I, G * H}), U({H, G * H}), b({G * H});
-        W.values = testing::random_vector(W.size(), 5);
-        U.values = testing::random_vector(U.size(), 6);
-        b.values = testing::random_vector(b.size(), 7);
+        const auto [W, U, b] = random_cell_weights(cell, 6, 6, 5);
         OnednnRnnLayer layer(cell, W, U, b);
         uint64_t seed = 10;
         // 40 × 30 rows pass the 1,024 that one primitive call takes: it runs in slices of 25 and 5 sentences.

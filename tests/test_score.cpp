@@ -4,14 +4,20 @@
 // agree to 0.01.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "eval/bleu.h"
 #include "eval/chrf.h"
 #include "core/error.h"
+#include "eval/score_report.h"
 #include "eval/score_tokenizers.h"
+#include "test_support.h"
 
 using namespace nmt;
 
@@ -346,4 +352,77 @@ TEST_CASE("score: empty lines score instead of aborting") {
     CHECK(corpus_chrf({"a b", ""}, {{"", ""}}, ChrfOptions{}) == 0.0);
     CHECK(nrefs_signature({{"", ""}}) == "1");
     CHECK(corpus_bleu({}, {{}}, BleuOptions{}).score == 0.0);
+}
+
+namespace {
+
+// Lines written to a file of the report tests' temporary directory; returns its path.
+std::string write_lines(const std::string& name, const std::vector<std::string>& lines) {
+    const std::string path = testing::temp_path("score_report", name).string();
+    std::ofstream out(path);
+    for (const auto& line : lines) out << line << "\n";
+    return path;
+}
+
+std::string report(const ScoreSettings& settings) {
+    std::ostringstream out;
+    write_score_report(settings, out);
+    return out.str();
+}
+
+}  // namespace
+
+// The whole report as sacreBLEU's README prints it for the same files: several
+// metrics right-aligned on their " = " (BLEU's signature is two characters
+// shorter), scores to one decimal.
+TEST_CASE("score: the report reads the files and prints sacreBLEU's lines") {
+    ScoreSettings settings;
+    settings.input = write_lines("hyps.txt", kHyps);
+    settings.references = {write_lines("ref1.txt", kRefs[0]), write_lines("ref2.txt", kRefs[1])};
+    const std::string version = kSacrebleuVersion;
+    CHECK(report(settings) ==
+          "  BLEU|nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp|version:" + version +
+              " = 48.5 82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)\n"
+              "chrF2|nrefs:2|case:mixed|eff:yes|nc:6|nw:0|space:no|version:" + version + " = 59.7\n");
+
+    settings.metrics = {"bleu"};
+    settings.score_only = true;
+    settings.width = 2;
+    CHECK(report(settings) == "48.53\n");
+
+    settings.score_only = false;
+    settings.json = true;
+    const auto json = nlohmann::json::parse(report(settings));
+    CHECK(json["name"] == "BLEU");
+    CHECK(json["score"] == 48.53);
+    CHECK(json["tok"] == "13a");
+    CHECK(json["verbose_score"] == "82.4/50.0/45.5/37.5 (BP = 0.943 ratio = 0.944 hyp_len = 17 ref_len = 18)");
+
+    settings.json = false;
+    settings.sentence = true;
+    settings.score_only = true;
+    settings.metrics = {"bleu", "chrf"};
+    const std::string lines = report(settings);
+    CHECK(std::count(lines.begin(), lines.end(), '\n') == 3);  // one line per hypothesis
+    CHECK(lines.substr(0, lines.find('\n')) == "100.00\t100.00");  // the first is one of its references
+}
+
+TEST_CASE("score: the report refuses mismatched files and unknown metrics, naming them") {
+    ScoreSettings settings;
+    settings.input = write_lines("two.txt", {"a", "b"});
+    settings.references = {write_lines("three.txt", {"a", "b", "c"})};
+    CHECK(testing::error_of([&] { report(settings); }).find("two.txt has 2 lines but") != std::string::npos);
+    settings.references = {write_lines("two_refs.txt", {"a", "b"})};
+    settings.metrics = {"ter"};
+    CHECK(testing::error_of([&] { report(settings); }) == "metrics: unknown metric 'ter' (expected bleu, chrf or both)");
+}
+
+TEST_CASE("score: the alignment report counts sure and possible links over the file") {
+    ScoreSettings settings;
+    settings.aer = true;
+    // Sure 0-0, possible 1-1: links {0-0, 1-1} are perfect; {0-1} has precision 0, recall 0.
+    settings.input = write_lines("links.txt", {"0-0 1-1", "0-1"});
+    settings.references = {write_lines("gold.txt", {"0-0 1?1", "0-0"})};
+    // Over the file: |A| = 3, |S| = 2, |A∩S| = 1, |A∩P| = 2 (P includes S): AER = 1 − (2 + 1) / 5 = 40%.
+    CHECK(report(settings) == "AER = 40.0 (precision 66.7, recall 50.0; 2 sentences)\n");
 }
