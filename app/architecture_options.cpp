@@ -62,16 +62,6 @@ std::pair<std::string, std::string> VocabularyOptions::paths() const {
     return {source, target};
 }
 
-Model new_model(const ArchitectureOptions& architecture, const VocabularyOptions& vocab, uint64_t seed) {
-    const auto [source_path, target_path] = vocab.paths();
-    Vocabulary source(Vocabulary::read_file(source_path), source_path);
-    Vocabulary target(Vocabulary::read_file(target_path), target_path);
-    ModelConfig config = architecture.resolve();
-    config.source_vocab_size = source.size();
-    config.target_vocab_size = target.size();
-    return init_model(config, seed, std::move(source), std::move(target));
-}
-
 DType parse_storage(const std::string& name) {
     return name == "f16" ? DType::F16 : name == "bf16" ? DType::BF16 : DType::F32;
 }

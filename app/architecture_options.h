@@ -22,11 +22,8 @@ struct VocabularyOptions {
     void add_to(CLI::App& command);
     // Paths of the source and target SentencePiece models; throws when neither form was given.
     std::pair<std::string, std::string> paths() const;
+    bool given() const { return !joint.empty() || !source.empty() || !target.empty(); }
 };
-
-// A model with random weights for this architecture and these vocabularies
-// (what `nmt init` writes and `nmt train` starts from); provenance left empty.
-Model new_model(const ArchitectureOptions& architecture, const VocabularyOptions& vocab, uint64_t seed);
 
 // "f16" / "bf16" / anything else (the option checks it): "f32".
 DType parse_storage(const std::string& name);

@@ -24,7 +24,8 @@ void run(const InitOptions& o) {
                                        {"--source-vocab", o.vocab.source}, {"--target-vocab", o.vocab.target}})
         if (!path.empty()) vocabularies.push_back({option, path});
     refuse_shared_files({{"-o", o.output}}, vocabularies);
-    Model model = new_model(o.architecture, o.vocab, o.seed);
+    const auto [source_vocab, target_vocab] = o.vocab.paths();
+    Model model = new_model(o.architecture.resolve(), source_vocab, target_vocab, o.seed);
     model.provenance = {{"created_by", std::string("nmt init ") + NMT_VERSION}, {"seed", o.seed}, {"trained", false}};
     save_model(o.output, model, parse_storage(o.storage));
     std::cerr << "wrote " << o.output << ": " << model.parameter_count() << " parameters (random weights)\n";

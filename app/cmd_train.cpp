@@ -1,30 +1,26 @@
 // nmt train: train a model on a parallel corpus, validating, keeping the best
-// model and writing checkpoints from which --resume continues exactly.
-#include <sys/stat.h>
+// model and writing checkpoints from which --resume continues exactly. This
+// file parses the options (and --config) and handles the process's signals
+// and MPI ranks; lib/train/training_run starts or resumes the run.
+#include <pthread.h>
 
 #include <atomic>
 #include <csignal>
-#include <pthread.h>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <optional>
 #include <thread>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
 #include "architecture_options.h"
-#include "train/checkpoint.h"
-#include "train/communicator.h"
 #include "commands.h"
 #include "config_file.h"
 #include "core/error.h"
-#include "io/input_file.h"
 #include "core/onednn_context.h"
-#include "io/output_file.h"
-#include "train/run_lock.h"
-#include "core/sha256.h"
+#include "train/communicator.h"
 #include "train/trainer.h"
+#include "train/training_run.h"
 #ifdef NMT_MPI
 #include "train/mpi/mpi_communicator.h"
 #endif
@@ -65,13 +61,11 @@ void watch_stop_signals() {
 struct TrainCommand {
     ArchitectureOptions architecture;
     VocabularyOptions vocab;
-    TrainerOptions trainer;
-    std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, log, config;
-    std::string pretrained_model;
+    TrainingRunSettings run;  // what lib/train/training_run starts; the flags below are parsed into it
+    std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, config;
     ConfigFile config_file;  // --config, read once: applied, then kept in the provenance
     std::vector<float> sentencepiece_alphas;
     int threads = 0;
-    bool resume = false, overwrite = false, quiet = false;
     bool mpi = false;          // train across the ranks mpirun started (implied when it started several)
     double mpi_timeout = 300;  // seconds a rank waits for the others before giving up
 };
@@ -93,7 +87,6 @@ std::string command_line() {
     return out.empty() ? "nmt train" : out;
 }
 
-
 nlohmann::json config_provenance(const ConfigFile& file) {
     if (file.path.empty()) return nullptr;
     return {{"path", file.path}, {"contents", file.contents}};
@@ -104,167 +97,17 @@ nlohmann::json run_provenance(const TrainCommand& c) {
     return {{"created_by", std::string("nmt train ") + NMT_VERSION},
             {"command", command_line()},
             {"config_file", config_provenance(c.config_file)},
-            {"options", c.trainer.to_json()}};
+            {"options", c.run.trainer.to_json()}};
 }
-
-Model fresh_model(const TrainCommand& c) {
-    const auto [source_path, target_path] = c.vocab.paths();
-    Model model = new_model(c.architecture, c.vocab, c.trainer.seed);
-    model.provenance = run_provenance(c);
-    model.provenance["vocabularies"] = {source_path, target_path};
-    return model;
-}
-
-// The checkpoint (or the pretrained model) fixes the architecture; options
-// asking for another one are ignored, but not silently.
-void warn_if_architecture_differs(const TrainCommand& c, CLI::App& command, const ModelConfig& stored,
-                                  const std::string& stored_in, TrainingLog& log) {
-    bool given = false;
-    for (const CLI::Option* option : command.get_option_group("Architecture")->get_options())
-        given = given || option->count() > 0;
-    if (!given) return;
-    ModelConfig asked = c.architecture.resolve();
-    asked.source_vocab_size = stored.source_vocab_size;
-    asked.target_vocab_size = stored.target_vocab_size;
-    if (to_json(asked) != to_json(stored))
-        log.line("warning: the architecture options differ from " + stored_in + " and are ignored: " +
-                 to_json(stored).dump());
-}
-
-// A new run that starts from a trained model's weights (fine-tuning, or
-// continued training on other data): its architecture and vocabularies are
-// the model's. The optimiser starts afresh, and the tuned decoding settings
-// are dropped, since they were tuned for the weights this run will change.
-Model pretrained_model(const TrainCommand& c, CLI::App& command, TrainingLog& log) {
-    const std::string& path = c.pretrained_model;
-    Model model = load_model(path);
-    warn_if_architecture_differs(c, command, model.config, "the pretrained model " + path, log);
-    if (!c.vocab.joint.empty() || !c.vocab.source.empty() || !c.vocab.target.empty()) {
-        const auto [source_path, target_path] = c.vocab.paths();
-        if (Vocabulary::read_file(source_path) != model.source_vocab.serialized() ||
-            Vocabulary::read_file(target_path) != model.target_vocab.serialized())
-            throw Error("the vocabularies given (" + source_path + ", " + target_path +
-                        ") are not those of the pretrained model " + path +
-                        "; leave out the vocabulary options to use the model's");
-    }
-    nlohmann::json pretrained = {{"path", path}, {"sha256", sha256_file(path)}, {"provenance", model.provenance}};
-    if (!model.decoding.empty()) pretrained["decoding"] = model.decoding;
-    model.decoding = nlohmann::json::object();
-    model.provenance = run_provenance(c);
-    model.provenance["pretrained_model"] = pretrained;
-    log.line("starting from the weights of " + path + " (" + std::to_string(model.parameter_count()) +
-             " parameters)");
-    return model;
-}
-
-// A resumed run continues from its checkpoint whatever --pretrained-model
-// says; a run that started elsewhere is continued, but not silently.
-void warn_if_pretrained_differs(const TrainCommand& c, const nlohmann::json& provenance, TrainingLog& log) {
-    if (c.pretrained_model.empty()) return;
-    const nlohmann::json started = provenance.value("pretrained_model", nlohmann::json::object());
-    const std::string sha256 = sha256_file(c.pretrained_model);
-    if (started.value("sha256", std::string()) != sha256)
-        log.line("warning: the checkpoint's run did not start from " + c.pretrained_model + " (sha256 " + sha256 +
-                 ") but from " +
-                 (started.empty() ? std::string("random weights")
-                                  : started.value("path", std::string("?")) + " (sha256 " +
-                                        started.value("sha256", std::string("?")) + ")") +
-                 "; it continues from the checkpoint");
-}
-
-std::string log_path(const TrainCommand& c) { return c.log.empty() ? c.trainer.output + ".log" : c.log; }
-
-// LOG.jsonl beside a --log file; beside the model when --log is a device or
-// a FIFO (`--log /dev/null` must not create /dev/null.jsonl).
-std::string json_log_path(const TrainCommand& c) {
-    struct stat st {};
-    if (!c.log.empty() && ::stat(c.log.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        return c.trainer.output + ".log.jsonl";
-    return log_path(c) + ".jsonl";
-}
-
-// The model is rewritten at every improvement and the checkpoint, logs and
-// locks go beside it, so -o must name a file; and no file the run writes may
-// be one it reads (or another it writes). Checked before anything is opened.
-void check_output_files(const TrainCommand& c) {
-    const TrainerOptions& o = c.trainer;
-    struct stat st {};
-    if (::stat(o.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-        throw Error("-o " + o.output + (S_ISDIR(st.st_mode) ? " is a directory" : " is not a regular file") +
-                    ": nmt train keeps its model there and writes MODEL.checkpoint, MODEL.log and MODEL.lock "
-                    "beside it; give a file name");
-    const std::vector<NamedFile> outputs = {{"-o", o.output},
-                                            {"--checkpoint", o.checkpoint_path()},
-                                            {"--log", log_path(c)},
-                                            {"--log (JSON Lines)", json_log_path(c)}};
-    std::vector<NamedFile> inputs;
-    for (const auto& [option, path] : {std::pair<const char*, const std::string&>{"--train-source", o.train_source},
-                                       {"--train-target", o.train_target},
-                                       {"--valid-source", o.valid_source},
-                                       {"--valid-target", o.valid_target},
-                                       {"--vocab", c.vocab.joint},
-                                       {"--source-vocab", c.vocab.source},
-                                       {"--target-vocab", c.vocab.target},
-                                       {"--pretrained-model", c.pretrained_model},
-                                       {"--guided-alignment", o.guided_alignment},
-                                       {"--config", c.config}})
-        if (!path.empty()) inputs.push_back({option, path});
-    refuse_shared_files(outputs, inputs);
-}
-
-// Returns whether the run was interrupted. `leader`: this process writes the
-// files (alone, or rank 0 of several); the other ranks check nothing about
-// the outputs and log nothing, and only train.
-bool train_locked(TrainCommand& c, CLI::App& command, std::optional<TrainingLog>& log_slot, bool leader) {
-    const TrainerOptions& o = c.trainer;
-    const std::string checkpoint_path = o.checkpoint_path();
-    const bool have_checkpoint = std::filesystem::exists(checkpoint_path);
-    if (leader && have_checkpoint && !c.resume && !c.overwrite)
-        throw Error(checkpoint_path + " exists: add --resume to continue that run, or --overwrite to start afresh");
-    const bool resuming = c.resume && have_checkpoint;
-    // A trained model is hours of work: a new run replaces it only when asked to.
-    if (leader && !resuming && !c.overwrite && std::filesystem::exists(o.output))
-        throw Error(o.output + " exists and no checkpoint continues it: add --overwrite to replace it, or write to another -o");
-    TrainingLog& log = leader ? log_slot.emplace(log_path(c), json_log_path(c), resuming, c.quiet ? nullptr : &std::cerr)
-                              : log_slot.emplace("", "", resuming, nullptr);
-    if (c.resume && !have_checkpoint) log.line("no checkpoint at " + checkpoint_path + ": starting a new run");
-    set_threads(c.threads);
-
-    TrainingOutcome outcome;
-    if (resuming) {
-        Checkpoint checkpoint = load_checkpoint(checkpoint_path);
-        warn_if_architecture_differs(c, command, checkpoint.model.config, "the checkpoint's model", log);
-        warn_if_pretrained_differs(c, checkpoint.model.provenance, log);
-        // Before "resumed" is added: a model saved again is the one the run saved.
-        if (leader) {
-            const std::string restored = restore_output_model(checkpoint, o);
-            if (!restored.empty()) log.line(restored);
-        }
-        auto& resumed = checkpoint.model.provenance["resumed"];
-        if (!resumed.is_array()) resumed = nlohmann::json::array();
-        resumed.push_back({{"command", command_line()}, {"at_step", checkpoint.state.step}});
-        outcome = train(checkpoint.model, checkpoint.adam, checkpoint.average, checkpoint.state, o, log);
-    } else {
-        Model model = c.pretrained_model.empty() ? fresh_model(c) : pretrained_model(c, command, log);
-        Adam adam(model, o.adam);
-        ParameterAverage average;
-        TrainingState state = initial_training_state(o.seed);
-        outcome = train(model, adam, average, state, o, log);
-    }
-    return outcome.stop_reason == "interrupted";
-}
-
-bool run_leader(TrainCommand& c, CLI::App& command);
 
 // Rank 0 does what a process alone does: locks, logs, writes. The other ranks
 // only train; an error on any rank ends them all (the others would wait for it).
 #ifdef NMT_MPI
-bool run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
-    c.trainer.ranks = &ranks;
+bool run_ranks(TrainingRunSettings& run, MpiCommunicator& ranks) {
+    run.trainer.ranks = &ranks;
     try {
-        if (ranks.rank() == 0) return run_leader(c, command);
-        std::optional<TrainingLog> log;
-        train_locked(c, command, log, false);
+        if (ranks.rank() == 0) return train_writing_files(run);
+        train_without_files(run);
         return false;  // rank 0 alone reports an interrupt
     } catch (const std::exception& e) {
         std::cerr << "nmt: error: rank " << ranks.rank() << " of " << ranks.size() << ": " << e.what() << std::endl;
@@ -274,14 +117,14 @@ bool run_ranks(TrainCommand& c, CLI::App& command, MpiCommunicator& ranks) {
 #endif
 
 // Joins the ranks when mpirun started several (or --mpi asks), then trains.
-void run_training(TrainCommand& c, CLI::App& command) {
+void run_training(TrainCommand& c) {
 #ifdef NMT_MPI
     bool interrupted = false;
     if (c.mpi || ranks_started_by_mpirun() > 1) {
         MpiCommunicator ranks(c.mpi_timeout);
-        interrupted = ranks.size() > 1 ? run_ranks(c, command, ranks) : run_leader(c, command);
+        interrupted = ranks.size() > 1 ? run_ranks(c.run, ranks) : train_writing_files(c.run);
     } else {
-        interrupted = run_leader(c, command);
+        interrupted = train_writing_files(c.run);
     }
 #else
     if (c.mpi)
@@ -290,15 +133,22 @@ void run_training(TrainCommand& c, CLI::App& command) {
     if (ranks_started_by_mpirun() > 1)
         throw Error("started by mpirun with several ranks, but this nmt was built without MPI: each rank would train "
                     "alone and overwrite the others' files; build it with cmake -DNMT_MPI=ON");
-    const bool interrupted = run_leader(c, command);
+    const bool interrupted = train_writing_files(c.run);
 #endif
     // After the ranks have finished together (no abort: every rank stopped at the same step).
     if (interrupted) throw Error("interrupted; continue with --resume");
 }
 
+// Whether any architecture flag was given (on the command line or in --config).
+bool architecture_given(CLI::App& command) {
+    for (const CLI::Option* option : command.get_option_group("Architecture")->get_options())
+        if (option->count() > 0) return true;
+    return false;
+}
+
 void run(TrainCommand& c, CLI::App& command) {
     watch_stop_signals();  // first, before anything starts a thread (MPI's included)
-    TrainerOptions& o = c.trainer;
+    TrainerOptions& o = c.run.trainer;
     if (!c.config.empty()) {
         c.config_file = read_config_file(c.config);
         apply_config(command, c.config_file);
@@ -315,36 +165,25 @@ void run(TrainCommand& c, CLI::App& command) {
     o.storage = parse_storage(c.storage);
     if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
     o.stop_requested = &g_stop_requested;
-    check_output_files(c);
-    run_training(c, command);
-}
 
-// Returns whether the run was interrupted.
-bool run_leader(TrainCommand& c, CLI::App& command) {
-    const TrainerOptions& o = c.trainer;
-    const std::string checkpoint_path = o.checkpoint_path();
-    RunLock checkpoint_lock(checkpoint_path + ".lock", "the checkpoint " + checkpoint_path);
-    std::optional<RunLock> model_lock;
-    std::optional<TrainingLog> log;
-    try {
-        model_lock.emplace(resolve_links(o.output) + ".lock", "the model " + o.output);
-        return train_locked(c, command, log, true);
-    } catch (...) {
-        // A run that fails before its first step leaves nothing behind: its
-        // logs are not opened yet, and the lock files it created go too.
-        if (!log || !log->begun()) {
-            if (model_lock) model_lock->remove_if_created();
-            checkpoint_lock.remove_if_created();
-        }
-        throw;
-    }
+    TrainingRunSettings& run = c.run;
+    run.architecture = c.architecture.resolve();
+    run.architecture_given = architecture_given(command);
+    if (c.vocab.given()) std::tie(run.source_vocab, run.target_vocab) = c.vocab.paths();
+    if (!c.config.empty()) run.other_inputs = {{"--config", c.config}};
+    run.provenance = run_provenance(c);
+    run.command = command_line();
+    run.console = &std::cerr;
+    set_threads(c.threads);
+    check_training_files(run);
+    run_training(c);
 }
 
 }  // namespace
 
 void add_train_command(CLI::App& app) {
     auto c = std::make_shared<TrainCommand>();
-    TrainerOptions& o = c->trainer;
+    TrainerOptions& o = c->run.trainer;
     auto* cmd = app.add_subcommand("train", "Train a model on a parallel corpus (Adam, validation, early stopping)");
     cmd->footer(
         "Files written:\n"
@@ -388,18 +227,18 @@ void add_train_command(CLI::App& app) {
 
     auto* out = cmd->add_option_group("Output");
     out->add_option("-o,--output", o.output, "Model file to write, the best by validation (required)");
-    out->add_option("--pretrained-model", c->pretrained_model,
+    out->add_option("--pretrained-model", c->run.pretrained_model,
                     "Start a new run from this model's weights, architecture and vocabularies (fine-tuning); "
                     "the optimiser starts afresh")
         ->check(CLI::ExistingFile);
     out->add_option("--checkpoint", o.checkpoint, "Training checkpoint file (default: MODEL.checkpoint)");
-    out->add_flag("--resume", c->resume, "Continue the run saved in the checkpoint (a new run when there is none)");
-    out->add_flag("--overwrite", c->overwrite, "Start afresh even though the checkpoint or the model at -o exists");
+    out->add_flag("--resume", c->run.resume, "Continue the run saved in the checkpoint (a new run when there is none)");
+    out->add_flag("--overwrite", c->run.overwrite, "Start afresh even though the checkpoint or the model at -o exists");
     out->add_option("--storage", c->storage, "Weight storage type of the model file")
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
-    out->add_option("--log", c->log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl (MODEL.log.jsonl when LOG is a device or FIFO)");
-    out->add_flag("-q,--quiet", c->quiet, "Do not print progress on stderr (the logs still get it)");
+    out->add_option("--log", c->run.log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl (MODEL.log.jsonl when LOG is a device or FIFO)");
+    out->add_flag("-q,--quiet", c->run.quiet, "Do not print progress on stderr (the logs still get it)");
 
     auto* optimiser = cmd->add_option_group("Optimisation");
     optimiser->add_option("--seed", o.seed, "Random seed: initial weights, data order, dropout")->capture_default_str();

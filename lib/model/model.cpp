@@ -129,6 +129,15 @@ Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_voc
     return model;
 }
 
+Model new_model(ModelConfig architecture, const std::string& source_vocab_path, const std::string& target_vocab_path,
+                uint64_t seed) {
+    Vocabulary source(Vocabulary::read_file(source_vocab_path), source_vocab_path);
+    Vocabulary target(Vocabulary::read_file(target_vocab_path), target_vocab_path);
+    architecture.source_vocab_size = source.size();
+    architecture.target_vocab_size = target.size();
+    return init_model(architecture, seed, std::move(source), std::move(target));
+}
+
 void save_model(const std::string& path, const Model& model, DType storage) {
     SafetensorsFile file;
     file.metadata["format"] = kFormat;

@@ -45,6 +45,11 @@ struct Model {
 
 // Glorot-uniform matrices, small uniform embeddings, zero biases; reproducible for a seed.
 Model init_model(const ModelConfig& config, uint64_t seed, Vocabulary source_vocab, Vocabulary target_vocab);
+// The same for an architecture whose vocabulary sizes come from the
+// SentencePiece models at these paths (what `nmt init` writes and a new
+// training run starts from).
+Model new_model(ModelConfig architecture, const std::string& source_vocab_path, const std::string& target_vocab_path,
+                uint64_t seed);
 
 // Weights stored as F32, F16 or BF16; loading converts to f32. Written as
 // write_output_file writes (atomically, for a regular file).

@@ -78,10 +78,10 @@ nmt train "${run[@]}" -o trained-link.nmt --overwrite --seed 4 || fail "train --
 [[ -L trained-link.nmt ]] || fail "train --overwrite -o a symbolic link replaced the link"
 
 rm -f pipe.nmt && mkfifo pipe.nmt
-expect_one_error "train -o a FIFO" "-o pipe.nmt is not a regular file" nmt train "${run[@]}" -o pipe.nmt
-expect_one_error "train -o a directory" "-o out-dir is a directory" nmt train "${run[@]}" -o out-dir
+expect_one_error "train -o a FIFO" "--output pipe.nmt is not a regular file" nmt train "${run[@]}" -o pipe.nmt
+expect_one_error "train -o a directory" "--output out-dir is a directory" nmt train "${run[@]}" -o out-dir
 if [[ -c null-device ]]; then
-    expect_one_error "train -o a device" "-o null-device is not a regular file" nmt train "${run[@]}" -o null-device
+    expect_one_error "train -o a device" "--output null-device is not a regular file" nmt train "${run[@]}" -o null-device
     [[ -c null-device ]] || fail "train -o a device replaced it"
 fi
 leftovers=$(ls -d pipe.nmt.* out-dir.* null-device.* 2>/dev/null || true)

@@ -50,14 +50,14 @@ make_reverse_task 5 20
 cp train.src train.src.orig
 train=(nmt train --vocab spm.model --dim-emb 16 --dim-rnn 16 --dim-dec 32 --dim-attention 16 --enc-depth 1
        --train-source train.src --train-target train.tgt --batch-tokens 160 --threads 1 --quiet --max-steps 1)
-expect_one_error "train -o = --train-source" "-o train.src is the same file as --train-source train.src" \
+expect_one_error "train -o = --train-source" "--output train.src is the same file as --train-source train.src" \
     "${train[@]}" -o train.src --overwrite
 cmp -s train.src train.src.orig || fail "a refused train changed its training data"
-expect_one_error "train --checkpoint = -o" "-o run.nmt and --checkpoint run.nmt" \
+expect_one_error "train --checkpoint = -o" "--output run.nmt and --checkpoint run.nmt" \
     "${train[@]}" -o run.nmt --checkpoint run.nmt
 expect_one_error "train --log = --train-target" "--log train.tgt is the same file as --train-target train.tgt" \
     "${train[@]}" -o run.nmt --log train.tgt
-expect_one_error "train -o = --pretrained-model" "-o model.nmt is the same file as --pretrained-model model.nmt" \
+expect_one_error "train -o = --pretrained-model" "--output model.nmt is the same file as --pretrained-model model.nmt" \
     "${train[@]}" -o model.nmt --pretrained-model model.nmt --overwrite
 unchanged "train onto an input"
 leftovers=$(ls run.nmt* train.src.* 2>/dev/null | grep -v '^train.src.orig$' || true)
