@@ -1,5 +1,7 @@
 // nmt bench: decoding speed of a model on a file, for several beam and batch
 // sizes in one run, so figures are comparable with each other.
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -25,6 +27,7 @@ struct BenchOptions {
     std::string reference;             // decoding mode: BLEU of each setting's translations
     int64_t batch_tokens = 2000, steps = 20;
     std::vector<int> beams = {1, 5}, batches = {1, 32};
+    std::vector<int> parallel = {0};  // batches translated at once (TranslateOptions::parallel_batches)
     std::vector<std::string> precisions = {"fp32", "int8"};
     int threads = 2, lines = 0, repeat = 1;
     bool json = false;
@@ -80,58 +83,89 @@ std::string shortlist_coverage(const Model& model, const std::vector<std::string
     return text;
 }
 
-// One row per beam and batch size, for a translator of one precision; the
-// best translations of the last setting's run come back.
+// One setting's measurement: the fastest of o.repeat runs over the lines.
+struct BenchRow {
+    std::string precision;
+    bool shortlist = false;
+    int beam = 0, batch = 0, at_once = 0;  // at_once: batches translated at once
+    double seconds = 0;
+    int64_t sentences = 0, target_tokens = 0;
+    double bleu = -1;  // -1: no reference
+};
+
+BenchRow time_setting(Translator& translator, const std::vector<std::string>& lines,
+                      const std::vector<std::string>& references, const TranslateOptions& options,
+                      std::vector<TranslationResult>& results, int repeat) {
+    BenchRow row;
+    row.seconds = 1e30;
+    row.sentences = static_cast<int64_t>(lines.size());
+    translator.translate({lines.front()}, options);  // warm-up: primitive creation, page faults
+    for (int r = 0; r < repeat; ++r) {
+        const auto start = std::chrono::steady_clock::now();
+        results = translator.translate(lines, options);
+        row.seconds = std::min(row.seconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    }
+    for (const auto& res : results)
+        if (!res.hypotheses.empty()) row.target_tokens += res.hypotheses[0].target_pieces.size();
+    if (!references.empty()) {
+        std::vector<std::string> hypotheses;
+        for (const auto& res : results) hypotheses.push_back(res.hypotheses.empty() ? "" : res.hypotheses[0].translation);
+        row.bleu = corpus_bleu(hypotheses, {references}, BleuOptions{}).score;
+    }
+    return row;
+}
+
+void print_row(const BenchRow& r, const BenchOptions& o) {
+    const double sentences_per_s = r.sentences / r.seconds, tokens_per_s = r.target_tokens / r.seconds;
+    if (o.json) {
+        nlohmann::json row{{"precision", r.precision}, {"shortlist", r.shortlist},
+                           {"beam", r.beam},           {"batch", r.batch},
+                           {"parallel_batches", r.at_once}, {"threads", o.threads},
+                           {"sentences", r.sentences}, {"seconds", r.seconds},
+                           {"sentences_per_s", sentences_per_s}, {"target_tokens_per_s", tokens_per_s}};
+        if (r.bleu >= 0) row["bleu"] = r.bleu;
+        std::cout << row.dump() << std::endl;
+        return;
+    }
+    const std::string setting = r.precision + (r.shortlist ? "+shortlist" : "");
+    char text[160];
+    std::snprintf(text, sizeof text, "%-14s  %4d  %5d  %7d  %11.1f  %15.0f  %11.2f", setting.c_str(), r.beam, r.batch,
+                  r.at_once, sentences_per_s, tokens_per_s, 1000.0 * r.seconds / r.sentences);
+    std::cout << text;
+    if (r.bleu >= 0) {
+        std::snprintf(text, sizeof text, "  %5.2f", r.bleu);
+        std::cout << text;
+    }
+    std::cout << std::endl;
+}
+
+// One row per beam size, batch size and number of batches at once, for a
+// translator of one precision; the best translations of the last setting's
+// run come back.
 std::vector<TranslationResult> measure(Translator& translator, const std::vector<std::string>& lines,
                                        const std::vector<std::string>& references, const std::string& precision,
                                        bool shortlist, const BenchOptions& o) {
-    const std::string setting = precision + (shortlist ? "+shortlist" : "");
     std::vector<TranslationResult> results;
     for (int beam : o.beams)
-        for (int batch : o.batches) {
-            TranslateOptions options;
-            options.search = with_model_defaults(options.search, translator.model());  // as nmt translate does
-            options.search.beam_size = beam;
-            options.batch_size = batch;
-            options.use_shortlist = shortlist;
-            translator.translate({lines.front()}, options);  // warm-up: primitive creation, page faults
-            double best = 1e30;
-            int64_t tokens = 0;
-            for (int r = 0; r < o.repeat; ++r) {
-                const auto start = std::chrono::steady_clock::now();
-                results = translator.translate(lines, options);
-                best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-                tokens = 0;
-                for (const auto& res : results)
-                    if (!res.hypotheses.empty()) tokens += res.hypotheses[0].target_pieces.size();
+        for (int batch : o.batches)
+            for (int parallel : o.parallel) {
+                TranslateOptions options;
+                options.search = with_model_defaults(options.search, translator.model());  // as nmt translate does
+                options.search.beam_size = beam;
+                options.batch_size = batch;
+                options.use_shortlist = shortlist;
+                options.parallel_batches = parallel;
+                BenchRow row = time_setting(translator, lines, references, options, results, o.repeat);
+                row.precision = precision;
+                row.shortlist = shortlist;
+                row.beam = beam;
+                row.batch = batch;
+                // What the translator does: that many, or one per thread (fewer when there are fewer batches).
+                const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+                const int batches = static_cast<int>((lines.size() + batch - 1) / batch);
+                row.at_once = std::min(parallel > 0 ? parallel : threads, batches);
+                print_row(row, o);
             }
-            const double sentences_per_s = lines.size() / best, tokens_per_s = tokens / best;
-            double bleu = -1;
-            if (!references.empty()) {
-                std::vector<std::string> hypotheses;
-                for (const auto& res : results)
-                    hypotheses.push_back(res.hypotheses.empty() ? "" : res.hypotheses[0].translation);
-                bleu = corpus_bleu(hypotheses, {references}, BleuOptions{}).score;
-            }
-            if (o.json) {
-                nlohmann::json row{{"precision", precision}, {"shortlist", shortlist}, {"beam", beam},
-                                   {"batch", batch}, {"threads", o.threads}, {"sentences", lines.size()},
-                                   {"seconds", best}, {"sentences_per_s", sentences_per_s},
-                                   {"target_tokens_per_s", tokens_per_s}};
-                if (bleu >= 0) row["bleu"] = bleu;
-                std::cout << row.dump() << std::endl;
-            } else {
-                char row[160];
-                std::snprintf(row, sizeof row, "%-14s  %4d  %5d  %11.1f  %15.0f  %11.2f", setting.c_str(), beam,
-                              batch, sentences_per_s, tokens_per_s, 1000.0 * best / lines.size());
-                std::cout << row;
-                if (bleu >= 0) {
-                    std::snprintf(row, sizeof row, "  %5.2f", bleu);
-                    std::cout << row;
-                }
-                std::cout << std::endl;
-            }
-        }
     return results;
 }
 
@@ -151,7 +185,7 @@ void run(const BenchOptions& o) {
     if (!o.json)
         std::cout << "model " << o.model << ", " << lines.size() << " lines of " << o.input << ", " << o.threads
                   << " threads\n"
-                  << "precision       beam  batch  sentences/s  target tokens/s  ms/sentence"
+                  << "precision       beam  batch  at once  sentences/s  target tokens/s  ms/sentence"
                   << (references.empty() ? "" : "   BLEU") << "\n";
     // Each precision without, then (when the model has one) with its shortlist;
     // the full search's choices (last beam and batch size) tell how many
@@ -182,6 +216,12 @@ void add_bench_command(CLI::App& app) {
     c->add_option("--batch-sizes", o->batches, "Batch sizes to measure")
         ->delimiter(',')
         ->check(CLI::Range(1, 4096))
+        ->capture_default_str();
+    c->add_option("--parallel-batches", o->parallel,
+                  "Batches translated at once, each on one thread, to measure (0: one per thread, as nmt "
+                  "translate does; 1: one batch at a time on all threads)")
+        ->delimiter(',')
+        ->check(CLI::Range(0, 256))
         ->capture_default_str();
     c->add_option("--precisions", o->precisions, "Decoding precisions to measure (fp32, int8)")
         ->delimiter(',')

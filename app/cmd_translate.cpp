@@ -1,5 +1,6 @@
 // nmt translate: text in, translations out (stdin/stdout or files).
 #include <fcntl.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -57,18 +58,24 @@ void check_search_options(const SearchOptions& s) {
 }
 
 // Settings whose search cannot fit in this machine's memory are refused with
-// the figure, before they grow for minutes and end in the OOM killer.
-void check_search_memory(const ModelConfig& config, const SearchOptions& search, int batch_size) {
-    const double bound = static_cast<double>(search_memory_bound(config, search, batch_size));
+// the figure, before they grow for minutes and end in the OOM killer. Each
+// batch translated at once needs that much: when several would not fit, the
+// batches run one at a time.
+void check_search_memory(const ModelConfig& config, TranslateOptions& translate) {
+    const SearchOptions& search = translate.search;
+    const double bound = static_cast<double>(search_memory_bound(config, search, translate.batch_size));
     const double physical = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
-    if (physical > 0 && bound > 0.75 * physical) {
+    if (physical <= 0) return;
+    if (bound > 0.75 * physical) {
         char message[256];
         std::snprintf(message, sizeof message,
                       "--beam-size %d with --batch-size %d may need up to %.1f GB for the search, and this machine has "
                       "%.1f GB: lower one of them",
-                      search.beam_size, batch_size, bound / 1e9, physical / 1e9);
+                      search.beam_size, translate.batch_size, bound / 1e9, physical / 1e9);
         throw Error(message);
     }
+    const int at_once = translate.parallel_batches > 0 ? translate.parallel_batches : omp_get_max_threads();
+    if (at_once * bound > 0.75 * physical) translate.parallel_batches = 1;
 }
 
 void run(TranslateCommand& o) {
@@ -90,7 +97,7 @@ void run(TranslateCommand& o) {
     // memory check, which must see the beam that will really be searched.
     if (search.n_best > search.beam_size) search.beam_size = search.n_best;
     check_search_options(search);
-    check_search_memory(model.config, search, o.stream.translate.batch_size);
+    check_search_memory(model.config, o.stream.translate);
     Translator translator(model);
 
     const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);
@@ -158,6 +165,11 @@ void add_translate_command(CLI::App& app) {
     c->add_flag("--no-shortlist", o->no_shortlist,
                 "Score the whole target vocabulary at each step, even where the model has a lexical shortlist");
     c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
+    c->add_option("--parallel-batches", o->stream.translate.parallel_batches,
+                  "When several batches are waiting (a file), translate up to this many at once, each on one "
+                  "thread (0: one per thread; 1: one batch at a time on all threads). The output is the same")
+        ->check(CLI::Range(0, 256))
+        ->capture_default_str();
     c->add_option("--format", o->format, "text: translations; jsonl: one JSON object per line with alignments")
         ->check(CLI::IsMember({"text", "jsonl"}))
         ->capture_default_str();

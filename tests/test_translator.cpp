@@ -6,6 +6,7 @@
 #include <set>
 
 #include "decode/placeholders.h"
+#include "decode/precision.h"
 #include "core/random.h"
 #include "test_support.h"
 #include "decode/translator.h"
@@ -49,6 +50,48 @@ TEST_CASE("translator: batched translation equals one-by-one, for every architec
             for (size_t k = 0; k < batched[i].hypotheses.size(); ++k) {
                 CHECK(batched[i].hypotheses[k].target_ids == single[i].hypotheses[k].target_ids);
                 CHECK(testing::close(batched[i].hypotheses[k].score, single[i].hypotheses[k].score));
+            }
+        }
+    }
+}
+
+// Several batches at once, each on its own thread with its own encoder and
+// decoder, give what one batch at a time on all threads gives: the same
+// batches, the same arithmetic. Translation and forced alignment, f32 and int8.
+TEST_CASE("translator: batches translated at once equal batches one at a time") {
+    const auto lines = sample_lines();
+    for (const auto& config : testing::all_architectures()) {
+        CAPTURE(testing::describe(config));
+        for (Precision precision : {Precision::FP32, Precision::Int8}) {
+            CAPTURE(static_cast<int>(precision));
+            Model model = testing::random_model(config, 52);
+            set_decoding_precision(model, precision);
+            Translator translator(model);
+            TranslateOptions options;
+            options.search.beam_size = 3;
+            options.batch_size = 4;  // 5 batches of the 19 non-empty lines
+            options.parallel_batches = 1;
+            const auto one_at_a_time = translator.translate(lines, options);
+            options.parallel_batches = 3;
+            const auto at_once = translator.translate(lines, options);
+            std::vector<std::string> targets;
+            for (const auto& result : one_at_a_time)
+                targets.push_back(result.hypotheses.empty() ? "" : result.hypotheses[0].translation);
+            const auto aligned_at_once = translator.align(lines, targets, options);
+            options.parallel_batches = 1;
+            const auto aligned_one_at_a_time = translator.align(lines, targets, options);
+            for (size_t i = 0; i < lines.size(); ++i) {
+                CAPTURE(i);
+                for (const auto& [a, b] : {std::pair{&at_once[i], &one_at_a_time[i]},
+                                           std::pair{&aligned_at_once[i], &aligned_one_at_a_time[i]}}) {
+                    REQUIRE(a->hypotheses.size() == b->hypotheses.size());
+                    CHECK(a->source_pieces == b->source_pieces);
+                    for (size_t k = 0; k < a->hypotheses.size(); ++k) {
+                        CHECK(a->hypotheses[k].target_ids == b->hypotheses[k].target_ids);
+                        CHECK(a->hypotheses[k].score == b->hypotheses[k].score);
+                        CHECK(a->hypotheses[k].attention == b->hypotheses[k].attention);
+                    }
+                }
             }
         }
     }

@@ -11,8 +11,11 @@ dnnl::engine& cpu_engine() {
     return engine;
 }
 
+// One per thread: a translator runs batches on several threads at once
+// (decode/translator.h), and oneDNN does not promise that a stream can be
+// used from two threads at the same time.
 dnnl::stream& cpu_stream() {
-    static dnnl::stream stream(cpu_engine());
+    thread_local dnnl::stream stream(cpu_engine());
     return stream;
 }
 

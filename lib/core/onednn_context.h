@@ -1,4 +1,4 @@
-// The process-wide oneDNN CPU engine and stream. oneDNN parallelises with
+// The process-wide oneDNN CPU engine, and a stream per thread. oneDNN parallelises with
 // OpenMP; set_threads decides how many cores every primitive and sgemm uses.
 #pragma once
 #include <dnnl.hpp>

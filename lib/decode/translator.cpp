@@ -1,7 +1,10 @@
 #include "decode/translator.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <numeric>
 
 #include "decode/alignment_output.h"
@@ -29,7 +32,7 @@ uint64_t search_memory_bound(const ModelConfig& config, const SearchOptions& sea
     return static_cast<uint64_t>(std::min(rows * per_row, 1.8e19));
 }
 
-Translator::Translator(const Model& model) : model_(model), encoder_(model), decoder_(model) {}
+Translator::Translator(const Model& model) : model_(model) { workers_.push_back(std::make_unique<Worker>(model)); }
 
 std::vector<int> Translator::source_ids(const std::string& line, int64_t line_number,
                                         std::vector<std::string>* warnings) const {
@@ -64,40 +67,81 @@ void Translator::repair_placeholders(const std::string& line, TranslationResult&
     }
 }
 
+namespace {
+
+// The non-empty sources, longest first (each batch pads little and the
+// slowest batch starts early), in batches of `batch_size`, their results
+// pointing into `results`. An empty source keeps an empty result.
+template <typename Batch>
+std::vector<Batch> make_batches(const std::vector<std::vector<int>>& sources,
+                                const std::vector<std::vector<int>>* targets, std::vector<TranslationResult>& results,
+                                int batch_size) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < sources.size(); ++i)
+        if (!sources[i].empty()) order.push_back(i);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return sources[a].size() > sources[b].size(); });
+    const size_t size = std::max(1, batch_size);
+    std::vector<Batch> batches;
+    for (size_t begin = 0; begin < order.size(); begin += size) {
+        Batch& batch = batches.emplace_back();
+        for (size_t k = begin; k < std::min(order.size(), begin + size); ++k) {
+            batch.sources.push_back(sources[order[k]]);
+            if (targets) batch.targets.push_back((*targets)[order[k]]);
+            batch.results.push_back(&results[order[k]]);
+        }
+    }
+    return batches;
+}
+
+}  // namespace
+
+void Translator::run_batches(std::vector<Batch>& batches, const TranslateOptions& options,
+                             void (Translator::*work)(Worker&, Batch&, const TranslateOptions&)) {
+    const int limit = options.parallel_batches > 0 ? options.parallel_batches : omp_get_max_threads();
+    const int parallel = static_cast<int>(std::min<size_t>(std::max(1, limit), batches.size()));
+    if (parallel <= 1 || omp_in_parallel()) {
+        for (Batch& batch : batches) (this->*work)(*workers_.front(), batch, options);
+        return;
+    }
+    while (static_cast<int>(workers_.size()) < parallel) workers_.push_back(std::make_unique<Worker>(model_));
+    // Each thread takes the next batch (longest first) and runs it alone:
+    // the products and loops inside, oneDNN's included, see that they are
+    // inside a parallel region and take one thread.
+    std::exception_ptr failure;
+#pragma omp parallel for num_threads(parallel) schedule(dynamic, 1)
+    for (size_t b = 0; b < batches.size(); ++b) {
+        try {
+            omp_set_num_threads(1);  // this thread's nested regions: one thread
+            (this->*work)(*workers_[omp_get_thread_num()], batches[b], options);
+        } catch (...) {
+#pragma omp critical(nmt_translator_failure)
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+}
+
 std::vector<TranslationResult> Translator::translate_ids(const std::vector<std::vector<int>>& ids,
                                                          const TranslateOptions& options) {
     std::vector<TranslationResult> results(ids.size());
-    std::vector<size_t> order;
-    for (size_t i = 0; i < ids.size(); ++i)
-        if (!ids[i].empty()) order.push_back(i);  // an empty line has an empty translation
-    // Longest first, so each batch pads little and the slowest batch starts early.
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return ids[a].size() > ids[b].size(); });
-    const size_t batch_size = std::max(1, options.batch_size);
-    for (size_t begin = 0; begin < order.size(); begin += batch_size) {
-        const size_t end = std::min(order.size(), begin + batch_size);
-        std::vector<std::vector<int>> sources;
-        std::vector<TranslationResult*> slots;
-        for (size_t k = begin; k < end; ++k) {
-            sources.push_back(ids[order[k]]);
-            slots.push_back(&results[order[k]]);
-        }
-        translate_batch(sources, options, slots);
-    }
+    std::vector<Batch> batches = make_batches<Batch>(ids, nullptr, results, options.batch_size);
+    run_batches(batches, options, &Translator::translate_batch);
     return results;
 }
 
-void Translator::translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
-                                 std::vector<TranslationResult*>& results) {
-    const EncodedBatch batch = encoder_.encode(sources);
+void Translator::translate_batch(Worker& worker, Batch& batch, const TranslateOptions& options) {
+    const std::vector<std::vector<int>>& sources = batch.sources;
+    const EncodedBatch encoded = worker.encoder.encode(sources);
     const bool shortlist = options.use_shortlist && !model_.shortlist.empty();
-    decoder_.restrict_output(shortlist ? model_.shortlist.candidates(sources, {model_.target_vocab.eos_id()})
-                                       : std::vector<int>{});
-    DecoderSteps steps(decoder_, batch);
+    worker.decoder.restrict_output(shortlist ? model_.shortlist.candidates(sources, {model_.target_vocab.eos_id()})
+                                             : std::vector<int>{});
+    DecoderSteps steps(worker.decoder, encoded);
     const Vocabulary& sv = model_.source_vocab;
     const Vocabulary& tv = model_.target_vocab;
-    auto found = beam_search(steps, batch.lengths, tv.bos_id(), tv.eos_id(), options.search);
+    auto found = beam_search(steps, encoded.lengths, tv.bos_id(), tv.eos_id(), options.search);
     for (size_t s = 0; s < sources.size(); ++s) {
-        TranslationResult& r = *results[s];
+        TranslationResult& r = *batch.results[s];
         for (size_t j = 0; j + 1 < sources[s].size(); ++j) r.source_pieces.push_back(sv.piece(sources[s][j]));
         r.source_pieces.push_back(kEndToken);
         for (auto& h : found[s]) {
@@ -141,35 +185,20 @@ std::vector<TranslationResult> Translator::align_ids(const std::vector<std::vect
                                                      const TranslateOptions& options) {
     if (sources.size() != targets.size()) throw Error("align: as many translations as sources are needed");
     std::vector<TranslationResult> results(sources.size());
-    std::vector<size_t> order;
-    for (size_t i = 0; i < sources.size(); ++i)
-        if (!sources[i].empty()) order.push_back(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](size_t a, size_t b) { return sources[a].size() > sources[b].size(); });
-    const size_t batch_size = std::max(1, options.batch_size);
-    for (size_t begin = 0; begin < order.size(); begin += batch_size) {
-        const size_t end = std::min(order.size(), begin + batch_size);
-        std::vector<std::vector<int>> batch_sources, batch_targets;
-        std::vector<TranslationResult*> slots;
-        for (size_t k = begin; k < end; ++k) {
-            batch_sources.push_back(sources[order[k]]);
-            batch_targets.push_back(targets[order[k]]);
-            slots.push_back(&results[order[k]]);
-        }
-        align_batch(batch_sources, batch_targets, options, slots);
-    }
+    std::vector<Batch> batches = make_batches<Batch>(sources, &targets, results, options.batch_size);
+    run_batches(batches, options, &Translator::align_batch);
     return results;
 }
 
-void Translator::align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
-                             const TranslateOptions& options, std::vector<TranslationResult*>& results) {
-    const EncodedBatch batch = encoder_.encode(sources);
-    decoder_.restrict_output({});  // a given target may hold any piece
+void Translator::align_batch(Worker& worker, Batch& batch, const TranslateOptions& options) {
+    const std::vector<std::vector<int>>& sources = batch.sources;
+    const EncodedBatch encoded = worker.encoder.encode(sources);
+    worker.decoder.restrict_output({});  // a given target may hold any piece
     const Vocabulary& sv = model_.source_vocab;
     const Vocabulary& tv = model_.target_vocab;
-    std::vector<Hypothesis> forced = force_decode(decoder_, batch, targets, tv.bos_id(), tv.eos_id());
+    std::vector<Hypothesis> forced = force_decode(worker.decoder, encoded, batch.targets, tv.bos_id(), tv.eos_id());
     for (size_t s = 0; s < sources.size(); ++s) {
-        TranslationResult& r = *results[s];
+        TranslationResult& r = *batch.results[s];
         for (size_t j = 0; j + 1 < sources[s].size(); ++j) r.source_pieces.push_back(sv.piece(sources[s][j]));
         r.source_pieces.push_back(kEndToken);
         Hypothesis& h = forced[s];

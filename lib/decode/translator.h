@@ -2,6 +2,7 @@
 // model's limit, length-sorted batches, encoder, beam search, decoding back
 // to text. Results come back in input order whatever the batching.
 #pragma once
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct TranslateOptions {
     // Score only the lexical shortlist's candidates for each batch, when the
     // model has a shortlist (model/shortlist.h).
     bool use_shortlist = true;
+    // When several batches are waiting, up to this many are translated at
+    // once, each by one thread (0: one per OpenMP thread), as Marian's CPU
+    // workers do: a batch's products are too small to keep two cores busy
+    // without waiting on each other at every step. 1: one batch at a time,
+    // on all threads (the latency of a single batch). The output is the same.
+    int parallel_batches = 0;
 };
 
 // `search` with the settings the model was tuned for (Model::decoding) put in:
@@ -72,14 +79,25 @@ public:
 private:
     std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
     void repair_placeholders(const std::string& line, TranslationResult& result);
-    void align_batch(const std::vector<std::vector<int>>& sources, const std::vector<std::vector<int>>& targets,
-                     const TranslateOptions& options, std::vector<TranslationResult*>& results);
-    void translate_batch(const std::vector<std::vector<int>>& sources, const TranslateOptions& options,
-                         std::vector<TranslationResult*>& results);
+    // An encoder and a decoder with their own buffers: one per batch translated at once.
+    struct Worker {
+        explicit Worker(const Model& model) : encoder(model), decoder(model) {}
+        Encoder encoder;
+        Decoder decoder;
+    };
+    // A batch: its sources (ending with EOS) and where its results go.
+    struct Batch {
+        std::vector<std::vector<int>> sources, targets;  // targets: forced decoding only
+        std::vector<TranslationResult*> results;
+    };
+    // Runs `work` on each batch, several at once when options allow (parallel_batches).
+    void run_batches(std::vector<Batch>& batches, const TranslateOptions& options,
+                     void (Translator::*work)(Worker&, Batch&, const TranslateOptions&));
+    void align_batch(Worker& worker, Batch& batch, const TranslateOptions& options);
+    void translate_batch(Worker& worker, Batch& batch, const TranslateOptions& options);
 
     const Model& model_;
-    Encoder encoder_;
-    Decoder decoder_;
+    std::vector<std::unique_ptr<Worker>> workers_;  // the first made with the translator, the others when needed
 };
 
 }  // namespace nmt

@@ -42,12 +42,18 @@ status=0
 nmt translate -m "$TMP/short.nmt" --precision int4 -i "$TMP/in.txt" >/dev/null 2>"$TMP/err" || status=$?
 ((status != 0)) || fail "--precision int4 should be refused"
 
-out=$(nmt bench -m "$TMP/short.nmt" -i "$TMP/src.txt" -r "$TMP/trg.txt" --lines 20 --beam-sizes 2 --batch-sizes 4) ||
+out=$(nmt bench -m "$TMP/short.nmt" -i "$TMP/src.txt" -r "$TMP/trg.txt" --lines 20 --beam-sizes 2 --batch-sizes 4 \
+    --parallel-batches 1,2) ||
     fail "nmt bench failed"
 for setting in "fp32 " "fp32+shortlist" "int8 " "int8+shortlist"; do
     grep -q "^$setting" <<<"$out" || fail "nmt bench should print a '$setting' row, printed: $out"
 done
 grep -q "shortlist coverage: .* of the .* pieces the full search chose are candidates" <<<"$out" ||
     fail "nmt bench should report the shortlist's coverage, printed: $out"
-awk '/^fp32 / { if (NF != 7) exit 1 }' <<<"$out" || fail "rows should end with BLEU when -r is given: $out"
+awk '/^fp32 / { if (NF != 8) exit 1 }' <<<"$out" || fail "rows should end with BLEU when -r is given: $out"
+# One row per number of batches at once (column 4), the same BLEU in both.
+[[ $(awk '/^fp32 / { print $4 }' <<<"$out" | tr '\n' ' ') == "1 2 " ]] ||
+    fail "--parallel-batches 1,2 should give a row for each, printed: $out"
+[[ $(awk '/^int8\+shortlist / { print $8 }' <<<"$out" | uniq | wc -l) == 1 ]] ||
+    fail "batches at once should not change the translations (BLEU), printed: $out"
 echo "ok: shortlist built and used, int8 and fp32 translate, bench compares them"
