@@ -8,8 +8,12 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <memory>
 #include <thread>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +24,7 @@
 #include "core/onednn_context.h"
 #include "train/communicator.h"
 #include "train/trainer.h"
+#include "train/trainer_settings.h"
 #include "train/training_run.h"
 #ifdef NMT_MPI
 #include "train/mpi/mpi_communicator.h"
@@ -62,9 +67,8 @@ struct TrainCommand {
     ArchitectureOptions architecture;
     VocabularyOptions vocab;
     TrainingRunSettings run;  // what lib/train/training_run starts; the flags below are parsed into it
-    std::string lr_decay = "invsqrt", valid_metric = "bleu", storage = "f32", max_time, config;
+    std::string config;
     ConfigFile config_file;  // --config, read once: applied, then kept in the provenance
-    std::vector<float> sentencepiece_alphas;
     int threads = 0;
     bool mpi = false;          // train across the ranks mpirun started (implied when it started several)
     double mpi_timeout = 300;  // seconds a rank waits for the others before giving up
@@ -156,14 +160,6 @@ void run(TrainCommand& c, CLI::App& command) {
     for (const auto& [value, name] : {std::pair{&o.train_source, "--train-source"}, {&o.train_target, "--train-target"},
                                       {&o.output, "-o/--output"}})
         if (value->empty()) throw Error(std::string(name) + " is required (on the command line or in --config)");
-    if (!c.sentencepiece_alphas.empty()) {
-        o.subword_sampling.source_alpha = c.sentencepiece_alphas.front();
-        o.subword_sampling.target_alpha = c.sentencepiece_alphas.back();
-    }
-    o.lr.decay = parse_lr_decay(c.lr_decay);
-    o.metric = parse_valid_metric(c.valid_metric);
-    o.storage = parse_storage(c.storage);
-    if (!c.max_time.empty()) o.max_time = parse_duration(c.max_time);
     o.stop_requested = &g_stop_requested;
 
     TrainingRunSettings& run = c.run;
@@ -177,6 +173,47 @@ void run(TrainCommand& c, CLI::App& command) {
     set_threads(c.threads);
     check_training_files(run);
     run_training(c);
+}
+
+// One row of the training settings' table as a flag (and config key) of GROUP.
+void add_setting(CLI::Option_group& group, const TrainerSetting& setting, const std::shared_ptr<TrainCommand>& c) {
+    const std::string flags = (setting.short_flag.empty() ? "" : setting.short_flag + ",") + setting_flag(setting.name);
+    const bool bounded = setting.min > -1e300 || setting.max < 1e300;
+    CLI::Option* option = nullptr;
+    if (setting.field) {
+        option = std::visit(
+            [&](auto* value) {
+                using Value = std::remove_pointer_t<decltype(value)>;
+                CLI::Option* added = group.add_option(flags, *value, setting.help);
+                if constexpr (!std::is_same_v<Value, std::string>) {
+                    added->capture_default_str();
+                    // An integer's range in integers, so that help shows INT.
+                    if (bounded && !setting.positive && !(setting.min == 0 && setting.max > 1e300))
+                        added->check(CLI::Range(static_cast<Value>(setting.min), static_cast<Value>(setting.max)));
+                }
+                return added;
+            },
+            setting.field(c->run.trainer));
+    } else {
+        const TrainerSetting* row = &setting;  // the table lives as long as the program
+        option = group.add_option(
+            flags,
+            [c, row](const CLI::results_t& values) {
+                row->parse(c->run.trainer, values);
+                return true;
+            },
+            setting.help);
+        option->expected(setting.min_values, setting.max_values);
+        option->type_name(bounded ? "FLOAT" : "TEXT");
+        if (!setting.parsed_default.empty()) option->default_str(setting.parsed_default);
+        if (bounded) option->check(CLI::Range(setting.min, setting.max));
+    }
+    if (setting.positive)
+        option->check(CLI::PositiveNumber);
+    else if (setting.min == 0 && setting.max > 1e300)
+        option->check(CLI::NonNegativeNumber);
+    if (!setting.choices.empty()) option->check(CLI::IsMember(setting.choices));
+    if (setting.existing_file) option->check(CLI::ExistingFile);
 }
 
 }  // namespace
@@ -206,164 +243,41 @@ void add_train_command(CLI::App& app) {
     c->architecture.add_to(*cmd);
     c->vocab.add_to(*cmd);
 
-    auto* data = cmd->add_option_group("Data");
-    data->add_option("--train-source", o.train_source, "Training source text, one sentence per line (required)");
-    data->add_option("--train-target", o.train_target, "Training target text, aligned with --train-source (required)");
-    data->add_option("--valid-source", o.valid_source, "Validation source text");
-    data->add_option("--valid-target", o.valid_target, "Validation target text (the BLEU reference)");
-    data->add_option("--sentencepiece-alphas", c->sentencepiece_alphas,
-                     "Subword regularisation (Kudo 2018): every epoch draws each sentence's segmentation from its "
-                     "--sentencepiece-nbest best with probability ∝ P^alpha; one alpha for both sides, or source "
-                     "then target (0: that side keeps its best segmentation; 0.1 is Kudo's setting)")
-        ->expected(1, 2)
-        ->check(CLI::Range(0.0, 100.0));
-    data->add_option("--sentencepiece-nbest", o.subword_sampling.nbest,
-                     "Segmentations per sentence that --sentencepiece-alphas draws from")
-        ->check(CLI::Range(2, 1000))
-        ->capture_default_str();
-    data->add_option("--max-length", o.max_length, "Skip training pairs with more pieces on either side (0: keep all)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
+    // Groups in the order help lists them; the training settings fill them
+    // from their table (lib/train/trainer_settings), then the options of
+    // this command alone.
+    std::map<std::string, CLI::Option_group*> groups;
+    for (const char* name : {"Data", "Output", "Optimisation"}) groups[name] = cmd->add_option_group(name);
+    groups["Guided alignment"] = cmd->add_option_group(
+        "Guided alignment",
+        "Pulls the attention towards given word alignments, so that it aligns (Marian's --guided-alignment, cost ce)");
+    groups["Minimum risk training"] = cmd->add_option_group(
+        "Minimum risk training",
+        "A sequence-level stage, usually from --pretrained-model: each batch adds the beam's n-best translations of "
+        "its sources, weighted to lower their expected 1 - sentence BLEU (Shen et al. 2016)");
+    groups["Schedule"] = cmd->add_option_group("Schedule");
+    o.graph.guided_alignment_weight = 0.1f;  // Marian's default; nothing happens without --guided-alignment
+    for (const TrainerSetting& setting : trainer_settings()) add_setting(*groups.at(setting.group), setting, c);
 
-    auto* out = cmd->add_option_group("Output");
-    out->add_option("-o,--output", o.output, "Model file to write, the best by validation (required)");
+    auto* out = groups.at("Output");
     out->add_option("--pretrained-model", c->run.pretrained_model,
                     "Start a new run from this model's weights, architecture and vocabularies (fine-tuning); "
                     "the optimiser starts afresh")
         ->check(CLI::ExistingFile);
-    out->add_option("--checkpoint", o.checkpoint, "Training checkpoint file (default: MODEL.checkpoint)");
     out->add_flag("--resume", c->run.resume, "Continue the run saved in the checkpoint (a new run when there is none)");
     out->add_flag("--overwrite", c->run.overwrite, "Start afresh even though the checkpoint or the model at -o exists");
-    out->add_option("--storage", c->storage, "Weight storage type of the model file")
-        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
-        ->capture_default_str();
     out->add_option("--log", c->run.log, "Text log (default: MODEL.log); the JSON Lines log is LOG.jsonl (MODEL.log.jsonl when LOG is a device or FIFO)");
     out->add_flag("-q,--quiet", c->run.quiet, "Do not print progress on stderr (the logs still get it)");
-
-    auto* optimiser = cmd->add_option_group("Optimisation");
-    optimiser->add_option("--seed", o.seed, "Random seed: initial weights, data order, dropout")->capture_default_str();
-    optimiser->add_option("--threads", c->threads, "CPU threads (0: OpenMP's default, all cores)")
+    groups.at("Optimisation")
+        ->add_option("--threads", c->threads, "CPU threads (0: OpenMP's default, all cores)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
-    optimiser->add_option("--batch-tokens", o.batch_tokens, "Target tokens per batch, padding included")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    optimiser->add_option("--maxi-batch", o.maxi_batch, "Batches' worth of pairs sorted by length together")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    optimiser->add_option("--lr", o.lr.base, "Peak learning rate (Adam)")->check(CLI::PositiveNumber)->capture_default_str();
-    optimiser->add_option("--warmup", o.lr.warmup, "Steps of linear learning-rate warm-up")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    optimiser->add_option("--lr-decay", c->lr_decay,
-                          "invsqrt: lr·sqrt(warmup/step) after warm-up; plateau: lr × --lr-decay-factor after "
-                          "each validation without improvement; invsqrt+plateau: both")
-        ->check(CLI::IsMember({"invsqrt", "plateau", "invsqrt+plateau"}))
-        ->capture_default_str();
-    optimiser->add_option("--lr-decay-factor", o.lr_decay_factor, "Plateau decay factor")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    optimiser->add_option("--clip-norm", o.clip_norm, "Clip the gradients' global L2 norm (per-token gradients; 0: off)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    optimiser
-        ->add_option("--exponential-smoothing", o.exponential_smoothing,
-                     "Validate and save an exponential moving average of the weights with this rate (0: off; "
-                     "5e-4 averages over about the last 2000 updates)")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    optimiser->add_option("--adam-beta1", o.adam.beta1, "Adam β1")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    optimiser->add_option("--adam-beta2", o.adam.beta2, "Adam β2")->check(CLI::Range(0.0, 1.0))->capture_default_str();
-    optimiser->add_option("--adam-eps", o.adam.epsilon, "Adam ε")->check(CLI::PositiveNumber)->capture_default_str();
-    optimiser->add_option("--label-smoothing", o.graph.label_smoothing, "Label smoothing ε")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
-    optimiser->add_option("--dropout-emb", o.graph.dropout_embeddings, "Dropout on source and target embeddings")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    optimiser->add_option("--dropout-hidden", o.graph.dropout_hidden, "Dropout on encoder outputs and the deep output")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    optimiser->add_option("--dropout-src", o.graph.dropout_source_words,
-                          "Word dropout: zero a source word's whole embedding with this probability")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    optimiser->add_option("--dropout-trg", o.graph.dropout_target_words,
-                          "Word dropout on the previous target words fed to the decoder")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-    optimiser->add_option("--dropout-rnn", o.graph.dropout_rnn,
-                          "Variational dropout on every cell's previous state as its recurrent products see it "
-                          "(the same units at every step of a sentence)")
-        ->check(CLI::Range(0.0, 0.99))
-        ->capture_default_str();
-
-    auto* guided = cmd->add_option_group("Guided alignment",
-                                         "Pulls the attention towards given word alignments, so that it aligns "
-                                         "(Marian's --guided-alignment, cost ce)");
-    guided->add_option("--guided-alignment", o.guided_alignment,
-                       "Word alignments of the training pairs, Pharaoh 'i-j' over whitespace-separated words, one "
-                       "line per pair (nmt align --statistical writes them)")
-        ->check(CLI::ExistingFile);
-    o.graph.guided_alignment_weight = 0.1f;  // Marian's default; nothing happens without --guided-alignment
-    guided->add_option("--guided-alignment-weight", o.graph.guided_alignment_weight,
-                       "Weight of the attention's cross-entropy against the alignments, per target piece")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-
-    auto* risk = cmd->add_option_group("Minimum risk training",
-                                       "A sequence-level stage, usually from --pretrained-model: each batch adds the "
-                                       "beam's n-best translations of its sources, weighted to lower their expected "
-                                       "1 - sentence BLEU (Shen et al. 2016)");
-    risk->add_option("--mrt-candidates", o.risk.candidates, "Candidates per sentence, from a beam of that width (0: off)")
-        ->check(CLI::Range(0, 64))
-        ->capture_default_str();
-    risk->add_option("--mrt-weight", o.risk.risk_weight,
-                     "Weight of a sentence's risk against its token-level loss (summed over its words)")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    risk->add_option("--mrt-sharpness", o.risk.sharpness, "alpha in Q(candidate) ~ p(candidate)^alpha")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
-    risk->add_option("--mrt-length-penalty", o.risk.length_penalty, "Length penalty of the candidates' beam search")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-
-    auto* schedule = cmd->add_option_group("Schedule");
-    schedule->add_option("--disp-freq", o.disp_freq, "Steps between progress lines")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--valid-every", o.valid_every, "Steps between validations (0: only at the end)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--save-every", o.save_every, "Steps between checkpoints (0: only at the end)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--valid-metric", c->valid_metric, "What decides the best model and early stopping")
-        ->check(CLI::IsMember({"bleu", "ce"}))
-        ->capture_default_str();
-    schedule->add_option("--valid-beam", o.valid_beam, "Beam size of validation translations (0: no BLEU)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--valid-lines", o.valid_lines, "Validate on the first N pairs only (0: all)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--patience", o.patience, "Stop after this many validations without improvement (0: never)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--max-time", c->max_time, "Stop after this much training time: 3600, 90s, 30m, 2h");
     auto* ranks = cmd->add_option_group("Training on several processes (mpirun -np N nmt train ...; an MPI build)");
     ranks->add_flag("--mpi", c->mpi,
                     "Train across the ranks mpirun started: each trains on its slice of every batch, rank 0 "
                     "validates and writes the files (implied when mpirun starts more than one)");
     ranks->add_option("--mpi-timeout", c->mpi_timeout,
                       "Seconds a rank waits for the others in a step before it ends the job (0: forever)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--max-steps", o.max_steps, "Stop after this many updates (0: no limit)")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
-    schedule->add_option("--max-epochs", o.max_epochs, "Stop after this many epochs (0: no limit)")
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->callback([c, cmd] { run(*c, *cmd); });

@@ -1,5 +1,6 @@
 #include "train/trainer.h"
 
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +21,7 @@
 #include "core/number_text.h"
 #include "core/random.h"
 #include "train/validation.h"
+#include "train/trainer_settings.h"
 
 namespace nmt {
 
@@ -29,13 +31,6 @@ using Clock = std::chrono::steady_clock;
 
 // Seeds the trainer's Random apart from init_model's stream for the same seed.
 constexpr uint64_t kDropoutSeedSalt = 0x6A09E667F3BCC909ull;
-
-// A float option as the user typed it (0.1, not 0.10000000149011612).
-double tidy(float value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.7g", static_cast<double>(value));
-    return std::strtod(buffer, nullptr);
-}
 
 std::string scientific(double value) {
     char buffer[64];
@@ -202,7 +197,7 @@ void TrainingRun::check_resume(const nlohmann::json& now) {
 
 nlohmann::json TrainingRun::subword_sampling_json() const {
     const SubwordSampling& s = options_.subword_sampling;
-    return {{"source_alpha", tidy(s.source_alpha)}, {"target_alpha", tidy(s.target_alpha)}, {"nbest", s.nbest}};
+    return {{"source_alpha", recorded_float(s.source_alpha)}, {"target_alpha", recorded_float(s.target_alpha)}, {"nbest", s.nbest}};
 }
 
 double TrainingRun::remaining() const {
@@ -557,56 +552,9 @@ ValidMetric parse_valid_metric(const std::string& name) {
 std::string to_string(ValidMetric metric) { return metric == ValidMetric::Bleu ? "bleu" : "ce"; }
 
 nlohmann::json TrainerOptions::to_json() const {
-    nlohmann::json j = {{"train_source", train_source},
-            {"train_target", train_target},
-            {"valid_source", valid_source},
-            {"valid_target", valid_target},
-            {"max_length", max_length},
-            {"output", output},
-            {"checkpoint", checkpoint_path()},
-            {"storage", dtype_name(storage)},
-            {"seed", seed},
-            {"batch_tokens", batch_tokens},
-            {"maxi_batch", maxi_batch},
-            {"label_smoothing", tidy(graph.label_smoothing)},
-            {"dropout_emb", tidy(graph.dropout_embeddings)},
-            {"dropout_hidden", tidy(graph.dropout_hidden)},
-            {"dropout_src", tidy(graph.dropout_source_words)},
-            {"dropout_trg", tidy(graph.dropout_target_words)},
-            {"adam_beta1", adam.beta1},
-            {"adam_beta2", adam.beta2},
-            {"adam_eps", adam.epsilon},
-            {"lr", lr.base},
-            {"warmup", lr.warmup},
-            {"lr_decay", nmt::to_string(lr.decay)},
-            {"lr_decay_factor", lr_decay_factor},
-            {"clip_norm", clip_norm},
-            {"exponential_smoothing", exponential_smoothing},
-            {"disp_freq", disp_freq},
-            {"valid_every", valid_every},
-            {"save_every", save_every},
-            {"valid_metric", nmt::to_string(metric)},
-            {"valid_beam", valid_beam},
-            {"valid_lines", valid_lines},
-            {"patience", patience},
-            {"max_time", max_time},
-            {"max_steps", max_steps},
-            {"max_epochs", max_epochs}};
-    // Only when set, so that runs without it record the same provenance as before it existed.
-    if (graph.dropout_rnn > 0) j["dropout_rnn"] = tidy(graph.dropout_rnn);
-    if (!guided_alignment.empty()) {
-        j["guided_alignment"] = guided_alignment;
-        j["guided_alignment_weight"] = tidy(graph.guided_alignment_weight);
-    }
-    if (risk.candidates > 0)
-        j["minimum_risk"] = {{"candidates", risk.candidates},
-                             {"risk_weight", tidy(risk.risk_weight)},
-                             {"sharpness", tidy(risk.sharpness)},
-                             {"length_penalty", tidy(risk.length_penalty)}};
-    if (subword_sampling.enabled()) {
-        j["sentencepiece_alphas"] = {tidy(subword_sampling.source_alpha), tidy(subword_sampling.target_alpha)};
-        j["sentencepiece_nbest"] = subword_sampling.nbest;
-    }
+    nlohmann::json j = nlohmann::json::object();
+    for (const TrainerSetting& setting : trainer_settings())
+        if (!setting.recorded_when || setting.recorded_when(*this)) j[setting.name] = record_setting(setting, *this);
     return j;
 }
 

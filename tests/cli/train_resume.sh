@@ -70,10 +70,14 @@ cat > run.json <<JSON
  "valid-source": "valid.src", "valid-target": "valid.tgt", "valid-beam": 2, "valid-every": 150,
  "dim-emb": 16, "dim-rnn": 16, "dim-dec": 32, "dim-attention": 16, "enc-depth": 1,
  "batch-tokens": 160, "lr": 0.01, "warmup": 20, "seed": 3, "threads": 2,
- "disp-freq": 10, "save-every": 25, "max-steps": $steps, "quiet": true, "resume": true}
+ "disp-freq": 10, "save-every": 25, "max-steps": $steps, "quiet": true, "resume": true,
+ "lr-decay": "invsqrt", "max-time": "1h", "storage": "f32"}
 JSON
 "$nmt" train --config run.json -o killed.nmt
 grep -q '"type":"resume"' killed.nmt.log.jsonl
+# The settings parsed from text (a choice, a duration) reach the run from the file too.
+grep '"type":"resume"' killed.nmt.log.jsonl | grep -q '"max_time":3600' ||
+    { echo "FAIL: --config's max-time did not reach the run: $(grep '"type":"resume"' killed.nmt.log.jsonl)" >&2; exit 1; }
 
 # Compare the records of the final step, without the wall-clock fields.
 final() {
