@@ -164,14 +164,26 @@ void StatisticalAligner::train(const std::vector<std::string>& sources, const st
 }
 
 void StatisticalAligner::train(PairPasses& pairs, const AlignerProgressSink& progress) {
-    // First pass: the vocabularies, and a uniform start over the pairs of
-    // words that occur together (every target word equally likely from
-    // every source word it meets); the count of target words is known only
-    // at the end, so entries are set to 1 and scaled after.
+    int64_t pair_count = 0, target_words = 0;
+    start_uniform(pairs, pair_count, target_words);
+    for (int iteration = 0; iteration < options_.iterations; ++iteration) {
+        const Expectations expected = expectations(pairs);
+        log_likelihood_ = expected.log_likelihood;
+        update_translations(expected);
+        if (options_.optimize_tension && expected.aligned_mass > 0) update_tension(expected);
+        if (progress)
+            progress({iteration + 1, options_.iterations, pair_count, target_words, log_likelihood_, tension_});
+    }
+}
+
+// First pass: the vocabularies, and a uniform start over the pairs of words
+// that occur together (every target word equally likely from every source
+// word it meets); the count of target words is known only at the end, so
+// entries are set to 1 and scaled after.
+void StatisticalAligner::start_uniform(PairPasses& pairs, int64_t& pair_count, int64_t& target_words) {
     source_vocab_.clear();
     target_vocab_.clear();
     table_.assign(1, {});
-    int64_t pair_count = 0, target_words = 0;
     pairs.rewind();
     for (std::string source, target; pairs.next(source, target);) {
         const Sentence f = source_ids(source), e = target_ids(target);
@@ -186,81 +198,83 @@ void StatisticalAligner::train(PairPasses& pairs, const AlignerProgressSink& pro
     const double uniform = 1.0 / std::max<size_t>(1, target_vocab_.size());
     for (auto& row : table_)
         for (auto& entry : row) entry.second = uniform;
+}
 
+// The E step over every pair: each target word's posterior over NULL and the
+// source positions, summed into expected link counts; and, for λ, the
+// posterior-weighted feature h and the aligned mass at each (i, m, n), whose
+// prior expectation of h depends on λ.
+StatisticalAligner::Expectations StatisticalAligner::expectations(PairPasses& pairs) const {
     const double p0 = options_.null_probability;
+    Expectations out;
+    out.counts.resize(table_.size());
     std::vector<double> prior, posterior;
-    for (int iteration = 0; iteration < options_.iterations; ++iteration) {
-        std::vector<std::unordered_map<int, double>> counts(table_.size());
-        // For λ: Σ posterior·h over aligned links, and the aligned mass at
-        // each (i, m, n), whose prior expectation of h depends on λ.
-        double log_likelihood = 0, posterior_feature = 0, aligned_mass = 0;
-        std::unordered_map<uint64_t, double> mass_at;
-        pairs.rewind();
-        for (std::string source, target; pairs.next(source, target);) {
-            const Sentence f = known_source_ids(source), e = known_target_ids(target);
-            const int n = static_cast<int>(f.size()), m = static_cast<int>(e.size());
-            if (n == 0 || m == 0) continue;
-            for (int i = 1; i <= m; ++i) {
-                const int target_word = e[i - 1];
-                if (target_word < 0) continue;  // unseen in the first pass: the file changed under us
-                diagonal_prior(i, m, n, tension_, prior);
-                posterior.assign(n + 1, 0.0);
-                posterior[0] = p0 * translation(0, target_word);
-                double total = posterior[0];
-                for (int j = 1; j <= n; ++j) {
-                    posterior[j] = (1 - p0) * prior[j] * translation(f[j - 1], target_word);
-                    total += posterior[j];
-                }
-                log_likelihood += std::log(total);
-                counts[0][target_word] += posterior[0] / total;
-                double word_mass = 0, word_feature = 0;
-                for (int j = 1; j <= n; ++j) {
-                    const double p = posterior[j] / total;
-                    if (f[j - 1] >= 0) counts[f[j - 1]][target_word] += p;
-                    word_mass += p;
-                    word_feature += p * feature(i, j, m, n);
-                }
-                posterior_feature += word_feature;
-                aligned_mass += word_mass;
-                mass_at[position_key(i, m, n)] += word_mass;
+    pairs.rewind();
+    for (std::string source, target; pairs.next(source, target);) {
+        const Sentence f = known_source_ids(source), e = known_target_ids(target);
+        const int n = static_cast<int>(f.size()), m = static_cast<int>(e.size());
+        if (n == 0 || m == 0) continue;
+        for (int i = 1; i <= m; ++i) {
+            const int target_word = e[i - 1];
+            if (target_word < 0) continue;  // unseen in the first pass: the file changed under us
+            diagonal_prior(i, m, n, tension_, prior);
+            posterior.assign(n + 1, 0.0);
+            posterior[0] = p0 * translation(0, target_word);
+            double total = posterior[0];
+            for (int j = 1; j <= n; ++j) {
+                posterior[j] = (1 - p0) * prior[j] * translation(f[j - 1], target_word);
+                total += posterior[j];
             }
-        }
-        log_likelihood_ = log_likelihood;
-        // M step for t: the mean-field update of a Dirichlet(α) prior, or
-        // relative frequencies when α = 0.
-        for (size_t source = 0; source < counts.size(); ++source) {
-            auto& row = counts[source];
-            if (row.empty()) continue;
-            double sum = 0;
-            for (const auto& [target, c] : row) sum += c;
-            auto& out = table_[source];
-            out.clear();
-            const double alpha = options_.alpha;
-            const double normaliser =
-                alpha > 0 ? std::exp(digamma(sum + alpha * static_cast<double>(row.size()))) : sum;
-            for (const auto& [target, c] : row)
-                out[target] = alpha > 0 ? std::exp(digamma(c + alpha)) / normaliser : c / sum;
-        }
-        // λ maximises Σ posterior · (λ·h − log Z(λ)) with the posteriors
-        // fixed: its derivative is Σ posterior·h − Σ mass · E_prior[h], its
-        // second derivative −Σ mass · Var_prior[h]. A few Newton steps.
-        if (options_.optimize_tension && aligned_mass > 0) {
-            for (int step = 0; step < 8; ++step) {
-                double gradient = posterior_feature, curvature = 0;
-                for (const auto& [key, mass] : mass_at) {
-                    const int i = static_cast<int>(key >> 42), m = static_cast<int>((key >> 21) & 0x1FFFFF),
-                              n = static_cast<int>(key & 0x1FFFFF);
-                    double mean = 0, variance = 0;
-                    diagonal_prior(i, m, n, tension_, prior, &mean, &variance);
-                    gradient -= mass * mean;
-                    curvature += mass * variance;
-                }
-                if (curvature <= 0) break;
-                tension_ = std::clamp(tension_ + gradient / curvature, 0.0, 50.0);
+            out.log_likelihood += std::log(total);
+            out.counts[0][target_word] += posterior[0] / total;
+            double word_mass = 0, word_feature = 0;
+            for (int j = 1; j <= n; ++j) {
+                const double p = posterior[j] / total;
+                if (f[j - 1] >= 0) out.counts[f[j - 1]][target_word] += p;
+                word_mass += p;
+                word_feature += p * feature(i, j, m, n);
             }
+            out.posterior_feature += word_feature;
+            out.aligned_mass += word_mass;
+            out.mass_at[position_key(i, m, n)] += word_mass;
         }
-        if (progress)
-            progress({iteration + 1, options_.iterations, pair_count, target_words, log_likelihood_, tension_});
+    }
+    return out;
+}
+
+// M step for t: the mean-field update of a Dirichlet(α) prior, or relative
+// frequencies when α = 0.
+void StatisticalAligner::update_translations(const Expectations& expected) {
+    for (size_t source = 0; source < expected.counts.size(); ++source) {
+        const auto& row = expected.counts[source];
+        if (row.empty()) continue;
+        double sum = 0;
+        for (const auto& [target, c] : row) sum += c;
+        auto& out = table_[source];
+        out.clear();
+        const double alpha = options_.alpha;
+        const double normaliser = alpha > 0 ? std::exp(digamma(sum + alpha * static_cast<double>(row.size()))) : sum;
+        for (const auto& [target, c] : row) out[target] = alpha > 0 ? std::exp(digamma(c + alpha)) / normaliser : c / sum;
+    }
+}
+
+// λ maximises Σ posterior · (λ·h − log Z(λ)) with the posteriors fixed: its
+// derivative is Σ posterior·h − Σ mass · E_prior[h], its second derivative
+// −Σ mass · Var_prior[h]. A few Newton steps.
+void StatisticalAligner::update_tension(const Expectations& expected) {
+    std::vector<double> prior;
+    for (int step = 0; step < 8; ++step) {
+        double gradient = expected.posterior_feature, curvature = 0;
+        for (const auto& [key, mass] : expected.mass_at) {
+            const int i = static_cast<int>(key >> 42), m = static_cast<int>((key >> 21) & 0x1FFFFF),
+                      n = static_cast<int>(key & 0x1FFFFF);
+            double mean = 0, variance = 0;
+            diagonal_prior(i, m, n, tension_, prior, &mean, &variance);
+            gradient -= mass * mean;
+            curvature += mass * variance;
+        }
+        if (curvature <= 0) break;
+        tension_ = std::clamp(tension_ + gradient / curvature, 0.0, 50.0);
     }
 }
 

@@ -89,6 +89,19 @@ private:
     Sentence known_target_ids(const std::string& text) const;
     double translation(int source, int target) const;  // t(e | f), f = 0 for NULL
 
+    // One pass's expectations under the current model (the E step).
+    struct Expectations {
+        std::vector<std::unordered_map<int, double>> counts;  // per source word: expected links to each target word
+        double log_likelihood = 0;
+        double posterior_feature = 0;  // Σ posterior·h over aligned links
+        double aligned_mass = 0;
+        std::unordered_map<uint64_t, double> mass_at;  // aligned mass at each (i, m, n)
+    };
+    void start_uniform(PairPasses& pairs, int64_t& pair_count, int64_t& target_words);
+    Expectations expectations(PairPasses& pairs) const;
+    void update_translations(const Expectations& expected);
+    void update_tension(const Expectations& expected);
+
     StatisticalAlignerOptions options_;
     std::unordered_map<std::string, int> source_vocab_, target_vocab_;  // source id 0 is NULL
     std::vector<std::unordered_map<int, double>> table_;                // per source word: t(e | f)

@@ -78,6 +78,8 @@ private:
     void check_resume(const nlohmann::json& now);
     void step(BatchGenerator& batches, Gradients& gradients, Random& random);
     void display(double lr);
+    void log_start(int64_t batches_per_epoch, bool resumed);
+    void log_end(const std::string& reason);
     // `scheduled`: a --valid-every validation, which counts towards patience
     // and the plateau schedule; the extra one at the end of a run does not.
     void validate_and_keep_best(bool scheduled);
@@ -483,22 +485,7 @@ TrainingOutcome TrainingRun::run() {
 
     if (distributed()) start_ranks_alike();
 
-    nlohmann::json start = {{"type", resumed ? "resume" : "start"},
-                            {"step", state_.step},
-                            {"epoch", state_.position.epoch + 1},
-                            {"parameters", model_.parameter_count()},
-                            {"batches_per_epoch", batches.batches_in_epoch()},
-                            {"training_pairs", train_->pairs.size()},
-                            {"options", options_.to_json()},
-                            {"data", state_.run}};
-    if (distributed()) start["ranks"] = options_.ranks->size();
-    log_.begin();
-    log_.record(start);
-    log_.line(std::string(resumed ? "resuming at step " + std::to_string(state_.step) : "starting") + ": " +
-              std::to_string(model_.parameter_count()) + " parameters, " +
-              std::to_string(batches.batches_in_epoch()) + " batches per epoch of at most " +
-              std::to_string(options_.batch_tokens) + " target tokens" +
-              (distributed() ? ", shared by " + std::to_string(options_.ranks->size()) + " ranks" : ""));
+    log_start(batches.batches_in_epoch(), resumed);
 
     std::string reason = agree_on_stop(stop_reason(0));
     while (reason.empty()) {
@@ -521,8 +508,31 @@ TrainingOutcome TrainingRun::run() {
             validate_and_keep_best(false);
     }
 
-    TrainingOutcome outcome{state_.step,    state_.position.epoch, reason, state_.has_best,
-                            state_.best_score, state_.best_step};
+    log_end(reason);
+    return {state_.step, state_.position.epoch, reason, state_.has_best, state_.best_score, state_.best_step};
+}
+
+// The start record (the options, the data) and line: the log's files open here.
+void TrainingRun::log_start(int64_t batches_per_epoch, bool resumed) {
+    nlohmann::json start = {{"type", resumed ? "resume" : "start"},
+                            {"step", state_.step},
+                            {"epoch", state_.position.epoch + 1},
+                            {"parameters", model_.parameter_count()},
+                            {"batches_per_epoch", batches_per_epoch},
+                            {"training_pairs", train_->pairs.size()},
+                            {"options", options_.to_json()},
+                            {"data", state_.run}};
+    if (distributed()) start["ranks"] = options_.ranks->size();
+    log_.begin();
+    log_.record(start);
+    log_.line(std::string(resumed ? "resuming at step " + std::to_string(state_.step) : "starting") + ": " +
+              std::to_string(model_.parameter_count()) + " parameters, " +
+              std::to_string(batches_per_epoch) + " batches per epoch of at most " +
+              std::to_string(options_.batch_tokens) + " target tokens" +
+              (distributed() ? ", shared by " + std::to_string(options_.ranks->size()) + " ranks" : ""));
+}
+
+void TrainingRun::log_end(const std::string& reason) {
     std::ostringstream line;
     line << "stopped (" << reason << ") at step " << state_.step << ", " << state_.position.epoch << " epochs done"
          << ", after " << format_duration(elapsed());
@@ -538,7 +548,6 @@ TrainingOutcome TrainingRun::run() {
                  {"best_score", state_.has_best ? nlohmann::json(state_.best_score) : nlohmann::json()},
                  {"best_step", state_.best_step},
                  {"elapsed_seconds", elapsed()}});
-    return outcome;
 }
 
 }  // namespace

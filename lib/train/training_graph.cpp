@@ -310,21 +310,9 @@ private:
     // ---- decoder ---------------------------------------------------------
     void decode() {
         const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
-        const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
         const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
         const bool luong = c_.decoder_style == DecoderStyle::Luong;
-        const bool feeding = luong && c_.input_feeding;
-        const Tensor& table = p("target.embeddings");
-        const int bos = m_.target_vocab.bos_id();
-        target_embedded_.zero({Ty_, N_, E});
-        for (int64_t n = 0; n < N_; ++n)
-            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
-                const int previous = t == 0 ? bos : batch_->targets[n][t - 1];
-                std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
-            }
-        masks_.apply(target_embedded_.data(), target_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_embeddings,
-                     kTargetEmbeddings);
-        masks_.drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, kTargetWords);
+        embed_targets();
         decoder_->reset(Ty_, N_);
         decoder_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 2 + c_.encoder_depth);
         if (conditional) {
@@ -332,7 +320,6 @@ private:
             decoder2_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 3 + c_.encoder_depth);
         }
         CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
-        const int64_t I = decoder_->input_size();
         queries_.zero({M, D});
         projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
         weights_.zero({M, T_});
@@ -345,53 +332,9 @@ private:
         for (int64_t t = 0; t < Ty_; ++t) {
             const float* h_prev = t == 0 ? init_.data() : last.h(t - 1);
             const float* c_prev = t == 0 || !lstm ? nullptr : last.c(t - 1);
-            const float* y = target_embedded_.data() + t * N_ * E;
-            float* x = decoder_->input(t);
-            if (conditional) {
-                std::memcpy(x, y, N_ * E * sizeof(float));  // I == E
-                decoder_->forward_step(t, h_prev, c_prev);
-                attend(t, decoder_->h(t));
-                std::memcpy(decoder2_->input(t), context_.row(t * N_), N_ * C * sizeof(float));
-                decoder2_->forward_step(t, decoder_->h(t), lstm ? decoder_->c(t) : nullptr);
-                for (int64_t n = 0; n < N_; ++n) {
-                    float* f = features_.row(t * N_ + n);
-                    std::memcpy(f, decoder2_->h(t) + n * D, D * sizeof(float));
-                    std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
-                    std::memcpy(f + D + C, y + n * E, E * sizeof(float));
-                }
-            } else if (bahdanau) {
-                attend(t, h_prev);
-                for (int64_t n = 0; n < N_; ++n) {
-                    std::memcpy(x + n * I, y + n * E, E * sizeof(float));
-                    std::memcpy(x + n * I + E, context_.row(t * N_ + n), C * sizeof(float));
-                }
-                decoder_->forward_step(t, h_prev, c_prev);
-                for (int64_t n = 0; n < N_; ++n) {
-                    float* f = features_.row(t * N_ + n);
-                    std::memcpy(f, decoder_->h(t) + n * D, D * sizeof(float));
-                    std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
-                    std::memcpy(f + D + C, y + n * E, E * sizeof(float));
-                }
-            } else {
-                for (int64_t n = 0; n < N_; ++n) {
-                    std::memcpy(x + n * I, y + n * E, E * sizeof(float));
-                    if (feeding) {
-                        if (t == 0) std::memset(x + n * I + E, 0, E * sizeof(float));
-                        else std::memcpy(x + n * I + E, output_.row((t - 1) * N_ + n), E * sizeof(float));
-                    }
-                }
-                decoder_->forward_step(t, h_prev, c_prev);
-                attend(t, decoder_->h(t));
-                for (int64_t n = 0; n < N_; ++n) {
-                    float* f = features_.row(t * N_ + n);
-                    std::memcpy(f, context_.row(t * N_ + n), C * sizeof(float));
-                    std::memcpy(f + C, decoder_->h(t) + n * D, D * sizeof(float));
-                }
-                // õ_t is needed as the next step's input, so it cannot wait for one big product.
-                float* o = output_.row(t * N_);
-                linear(features_.row(t * N_), N_, p("decoder.output.W"), &p("decoder.output.b"), o);
-                tanh_inplace(o, N_ * E);
-            }
+            if (conditional) conditional_step(t, h_prev, c_prev);
+            else if (luong) luong_step(t, h_prev, c_prev);
+            else bahdanau_step(t, h_prev, c_prev);
         }
         if (!luong) {
             linear(features_.data(), M, p("decoder.output.W"), &p("decoder.output.b"), output_.data());
@@ -402,6 +345,88 @@ private:
             gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, p("decoder.lexical.W").data(), E, 1.0f,
                  output_dropped_.data(), E);
         masks_.apply(output_dropped_.data(), output_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_hidden, kDeepOutput);
+    }
+
+    // E y_{t−1} for every step (BOS first), with embedding and word dropout.
+    void embed_targets() {
+        const int64_t E = c_.dim_emb;
+        const Tensor& table = p("target.embeddings");
+        const int bos = m_.target_vocab.bos_id();
+        target_embedded_.zero({Ty_, N_, E});
+        for (int64_t n = 0; n < N_; ++n)
+            for (int64_t t = 0; t < tgt_len_[n]; ++t) {
+                const int previous = t == 0 ? bos : batch_->targets[n][t - 1];
+                std::memcpy(target_embedded_.data() + (t * N_ + n) * E, table.row(previous), E * sizeof(float));
+            }
+        masks_.apply(target_embedded_.data(), target_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_embeddings,
+                     kTargetEmbeddings);
+        masks_.drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, kTargetWords);
+    }
+    const float* target_embedding(int64_t t) const { return target_embedded_.data() + t * N_ * c_.dim_emb; }
+
+    // Step t's deep output features [s_t; c_t; E y_{t−1}] (Bahdanau and conditional).
+    void gather_features(int64_t t, const float* s) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        const float* y = target_embedding(t);
+        for (int64_t n = 0; n < N_; ++n) {
+            float* f = features_.row(t * N_ + n);
+            std::memcpy(f, s + n * D, D * sizeof(float));
+            std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
+            std::memcpy(f + D + C, y + n * E, E * sizeof(float));
+        }
+    }
+
+    // Conditional: s'_t = RNN₁(E y_{t−1}, s_{t−1}), c_t = attend(s'_t), s_t = RNN₂(c_t, s'_t).
+    void conditional_step(int64_t t, const float* h_prev, const float* c_prev) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context();
+        const bool lstm = c_.decoder_cell == CellType::LSTM;
+        std::memcpy(decoder_->input(t), target_embedding(t), N_ * E * sizeof(float));  // I == E
+        decoder_->forward_step(t, h_prev, c_prev);
+        attend(t, decoder_->h(t));
+        std::memcpy(decoder2_->input(t), context_.row(t * N_), N_ * C * sizeof(float));
+        decoder2_->forward_step(t, decoder_->h(t), lstm ? decoder_->c(t) : nullptr);
+        gather_features(t, decoder2_->h(t));
+    }
+
+    // Bahdanau: c_t = attend(s_{t−1}), s_t = RNN([E y_{t−1}; c_t], s_{t−1}).
+    void bahdanau_step(int64_t t, const float* h_prev, const float* c_prev) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), I = decoder_->input_size();
+        const float* y = target_embedding(t);
+        float* x = decoder_->input(t);
+        attend(t, h_prev);
+        for (int64_t n = 0; n < N_; ++n) {
+            std::memcpy(x + n * I, y + n * E, E * sizeof(float));
+            std::memcpy(x + n * I + E, context_.row(t * N_ + n), C * sizeof(float));
+        }
+        decoder_->forward_step(t, h_prev, c_prev);
+        gather_features(t, decoder_->h(t));
+    }
+
+    // Luong: s_t = RNN([E y_{t−1}; õ_{t−1}], s_{t−1}) (õ only with input
+    // feeding), c_t = attend(s_t), õ_t = tanh(W [c_t; s_t] + b).
+    void luong_step(int64_t t, const float* h_prev, const float* c_prev) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, I = decoder_->input_size();
+        const bool feeding = c_.input_feeding;
+        const float* y = target_embedding(t);
+        float* x = decoder_->input(t);
+        for (int64_t n = 0; n < N_; ++n) {
+            std::memcpy(x + n * I, y + n * E, E * sizeof(float));
+            if (feeding) {
+                if (t == 0) std::memset(x + n * I + E, 0, E * sizeof(float));
+                else std::memcpy(x + n * I + E, output_.row((t - 1) * N_ + n), E * sizeof(float));
+            }
+        }
+        decoder_->forward_step(t, h_prev, c_prev);
+        attend(t, decoder_->h(t));
+        for (int64_t n = 0; n < N_; ++n) {
+            float* f = features_.row(t * N_ + n);
+            std::memcpy(f, context_.row(t * N_ + n), C * sizeof(float));
+            std::memcpy(f + C, decoder_->h(t) + n * D, D * sizeof(float));
+        }
+        // õ_t is needed as the next step's input, so it cannot wait for one big product.
+        float* o = output_.row(t * N_);
+        linear(features_.row(t * N_), N_, p("decoder.output.W"), &p("decoder.output.b"), o);
+        tanh_inplace(o, N_ * E);
     }
 
     BatchLoss loss_and_output_gradient() {
@@ -448,14 +473,57 @@ private:
         return loss;
     }
 
+    // What the decoder's backward steps hand each other: gradients on the
+    // state (ds, then ds_prev for the step before), the LSTM cell (dc), the
+    // query, the context, the cell inputs, the fed-back õ (Luong), and, in
+    // the conditional style, on s'_t and RNN₂'s input. d_features,
+    // d_preact and d_target are the whole batch's [Ty·N, ·] rows.
+    struct StepGradients {
+        Tensor ds, ds_prev, dc, dq, dctx, dx, dfeed, ds_mid, dx2;
+        Tensor *d_features, *d_preact, *d_target;
+    };
+
     void decoder_backward() {
         const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
-        const bool bahdanau = c_.decoder_style == DecoderStyle::Bahdanau;
         const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
         const bool luong = c_.decoder_style == DecoderStyle::Luong;
-        const bool feeding = luong && c_.input_feeding;
-        const bool lstm = c_.decoder_cell == CellType::LSTM;
-        // Vocabulary projection.
+        const Tensor& d_output = output_layer_backward();
+        dstates_.zero(states_.shape);
+        dkeys_.zero(keys().shape);
+        dprojected_.zero(projected_.shape);
+        StepGradients g{Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, C}),
+                        Tensor({N_, decoder_->input_size()}), Tensor({N_, E}), Tensor({N_, D}), Tensor({N_, C}),
+                        &scratch_["d_features"], &scratch_["d_preact"], &scratch_["d_target"]};
+        g.d_target->zero(target_embedded_.shape);
+        g.d_features->zero(features_.shape);
+        g.d_preact->zero({M, E});  // through tanh of the output layer
+        if (!luong) {
+            tanh_backward(0, M, d_output.data(), *g.d_preact);
+            linear_backward(features_.data(), g.d_preact->data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
+                            &grad("decoder.output.b"), g.d_features->data());
+        }
+        for (int64_t t = Ty_ - 1; t >= 0; --t) {
+            float* dy = g.d_target->data() + t * N_ * E;
+            if (conditional) conditional_step_backward(t, g, dy);
+            else if (luong) luong_step_backward(t, g, dy, d_output);
+            else bahdanau_step_backward(t, g, dy);
+        }
+        if (luong) {
+            gemm(true, false, features_.cols(), E, M, 1.0f, features_.data(), features_.cols(), g.d_preact->data(), E,
+                 1.0f, grad("decoder.output.W").data(), E);
+            column_sums(g.d_preact->data(), M, E, grad("decoder.output.b").data());
+        }
+        decoder_->accumulate_parameter_gradients(cell_gradients("decoder.rnn"));
+        if (conditional) decoder2_->accumulate_parameter_gradients(cell_gradients("decoder.rnn2"));
+        target_embeddings_backward(*g.d_target);
+        d_initial_ = g.ds;  // gradient on s_0
+    }
+
+    // From the logits' gradient: the vocabulary projection's gradients (the
+    // tied embedding table's, or W and b), dropout, the lexical model's W_ℓ
+    // and d(ℓ_t) (attend_backward takes it on). Returns d(output) [Ty·N, E].
+    const Tensor& output_layer_backward() {
+        const int64_t E = c_.dim_emb, M = Ty_ * N_;
         Tensor& d_output = scratch_["d_output"];
         d_output.zero({M, E});
         if (c_.tied_embeddings) {
@@ -470,107 +538,93 @@ private:
                             &grad("decoder.vocab.b"), d_output.data());
         }
         multiply(d_output.data(), output_mask_);
-        if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ (attend_backward takes it on)
+        if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ
             d_lexical_.zero({M, E});
             d_lexical_source_.zero({T_, N_, E});
             linear_backward(lexical_.data(), d_output.data(), M, p("decoder.lexical.W"), &grad("decoder.lexical.W"),
                             nullptr, d_lexical_.data());
         }
+        return d_output;
+    }
 
-        dstates_.zero(states_.shape);
-        dkeys_.zero(keys().shape);
-        dprojected_.zero(projected_.shape);
-        Tensor& d_target = scratch_["d_target"];
-        Tensor& d_features = scratch_["d_features"];
-        Tensor& d_preact = scratch_["d_preact"];  // through tanh of the output layer
-        d_target.zero(target_embedded_.shape);
-        d_features.zero(features_.shape);
-        d_preact.zero({M, E});
-        Tensor ds({N_, D}), ds_prev({N_, D}), dc({N_, D}), dq({N_, D}), dctx({N_, C});
-        Tensor dx({N_, decoder_->input_size()}), dfeed({N_, E});
-        Tensor ds_mid({N_, D}), dx2({N_, C});  // conditional: gradients on s'_t and on RNN₂'s input
-        auto tanh_backward = [&](int64_t row0, int64_t rows, const float* d) {
-            for (int64_t i = 0; i < rows * E; ++i) {
-                const float o = output_[row0 * E + i];
-                d_preact[row0 * E + i] = d[i] * (1 - o * o);
-            }
-        };
-        if (!luong) {
-            tanh_backward(0, M, d_output.data());
-            linear_backward(features_.data(), d_preact.data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
-                            &grad("decoder.output.b"), d_features.data());
+    // Rows [row0, row0 + rows) of d(pre-activation) of õ = tanh(·) from d(õ).
+    void tanh_backward(int64_t row0, int64_t rows, const float* d, Tensor& d_preact) const {
+        const int64_t E = c_.dim_emb;
+        for (int64_t i = 0; i < rows * E; ++i) {
+            const float o = output_[row0 * E + i];
+            d_preact[row0 * E + i] = d[i] * (1 - o * o);
         }
-        // Bahdanau and conditional: the gradient on the features [s_t; c_t; E y_{t−1}] of
-        // step t goes to s_t (added to what step t+1 sent back), to c_t and to E y_{t−1}.
-        auto split_deep_output_gradient = [&](int64_t t, float* dy) {
-            for (int64_t n = 0; n < N_; ++n) {
-                const float* f = d_features.row(t * N_ + n);
-                for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[k];
-                std::memcpy(dctx.row(n), f + D, C * sizeof(float));
-                for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
-            }
-        };
-        for (int64_t t = Ty_ - 1; t >= 0; --t) {
-            float* dy = d_target.data() + t * N_ * E;
-            if (conditional) {
-                split_deep_output_gradient(t, dy);
-                // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
-                decoder2_->backward_step(t, ds.data(), dc.data(), ds_mid.data());
-                decoder2_->input_gradient(t, dx2.data());
-                for (int64_t i = 0; i < N_ * C; ++i) dctx[i] += dx2[i];
-                attend_backward(t, dctx.data(), dq.data());
-                for (int64_t i = 0; i < N_ * D; ++i) ds_mid[i] += dq[i];
-                decoder_->backward_step(t, ds_mid.data(), dc.data(), ds_prev.data());
-                decoder_->input_gradient(t, dx.data());
-                for (int64_t i = 0; i < N_ * E; ++i) dy[i] += dx[i];
-                std::swap(ds, ds_prev);
-                continue;
-            }
-            if (bahdanau) {
-                split_deep_output_gradient(t, dy);
-                decoder_->backward_step(t, ds.data(), dc.data(), ds_prev.data());
-                decoder_->input_gradient(t, dx.data());
-                for (int64_t n = 0; n < N_; ++n) {
-                    const float* d = dx.row(n);
-                    for (int64_t k = 0; k < E; ++k) dy[n * E + k] += d[k];
-                    for (int64_t k = 0; k < C; ++k) dctx.row(n)[k] += d[E + k];
-                }
-                attend_backward(t, dctx.data(), dq.data());
-                for (int64_t i = 0; i < N_ * D; ++i) ds[i] = ds_prev[i] + dq[i];
-                continue;
-            }
-            // Luong: õ_t gets gradient from the output layer and, with input feeding, from step t+1.
-            Tensor d_o({N_, E});
-            for (int64_t i = 0; i < N_ * E; ++i) d_o[i] = d_output[t * N_ * E + i] + (feeding ? dfeed[i] : 0.0f);
-            tanh_backward(t * N_, N_, d_o.data());
-            float* df = d_features.row(t * N_);
-            linear_backward(nullptr, d_preact.row(t * N_), N_, p("decoder.output.W"), nullptr, nullptr, df);
-            for (int64_t n = 0; n < N_; ++n) {
-                const float* f = df + n * (C + D);
-                std::memcpy(dctx.row(n), f, C * sizeof(float));
-                for (int64_t k = 0; k < D; ++k) ds.row(n)[k] += f[C + k];
-            }
-            attend_backward(t, dctx.data(), dq.data());
-            for (int64_t i = 0; i < N_ * D; ++i) ds[i] += dq[i];
-            decoder_->backward_step(t, ds.data(), dc.data(), ds_prev.data());
-            decoder_->input_gradient(t, dx.data());
-            const int64_t I = decoder_->input_size();
-            for (int64_t n = 0; n < N_; ++n) {
-                for (int64_t k = 0; k < E; ++k) dy[n * E + k] += dx.row(n)[k];
-                if (feeding) std::memcpy(dfeed.row(n), dx.row(n) + E, E * sizeof(float));
-                (void)I;
-            }
-            std::swap(ds, ds_prev);
+    }
+
+    // Bahdanau and conditional: the gradient on the features [s_t; c_t; E y_{t−1}] of
+    // step t goes to s_t (added to what step t+1 sent back), to c_t and to E y_{t−1}.
+    void split_deep_output_gradient(int64_t t, StepGradients& g, float* dy) const {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        for (int64_t n = 0; n < N_; ++n) {
+            const float* f = g.d_features->row(t * N_ + n);
+            for (int64_t k = 0; k < D; ++k) g.ds.row(n)[k] += f[k];
+            std::memcpy(g.dctx.row(n), f + D, C * sizeof(float));
+            for (int64_t k = 0; k < E; ++k) dy[n * E + k] += f[D + C + k];
         }
-        if (luong) {
-            gemm(true, false, features_.cols(), E, M, 1.0f, features_.data(), features_.cols(), d_preact.data(), E, 1.0f,
-                 grad("decoder.output.W").data(), E);
-            column_sums(d_preact.data(), M, E, grad("decoder.output.b").data());
+    }
+
+    void conditional_step_backward(int64_t t, StepGradients& g, float* dy) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        split_deep_output_gradient(t, g, dy);
+        // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
+        decoder2_->backward_step(t, g.ds.data(), g.dc.data(), g.ds_mid.data());
+        decoder2_->input_gradient(t, g.dx2.data());
+        for (int64_t i = 0; i < N_ * C; ++i) g.dctx[i] += g.dx2[i];
+        attend_backward(t, g.dctx.data(), g.dq.data());
+        for (int64_t i = 0; i < N_ * D; ++i) g.ds_mid[i] += g.dq[i];
+        decoder_->backward_step(t, g.ds_mid.data(), g.dc.data(), g.ds_prev.data());
+        decoder_->input_gradient(t, g.dx.data());
+        for (int64_t i = 0; i < N_ * E; ++i) dy[i] += g.dx[i];
+        std::swap(g.ds, g.ds_prev);
+    }
+
+    void bahdanau_step_backward(int64_t t, StepGradients& g, float* dy) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        split_deep_output_gradient(t, g, dy);
+        decoder_->backward_step(t, g.ds.data(), g.dc.data(), g.ds_prev.data());
+        decoder_->input_gradient(t, g.dx.data());
+        for (int64_t n = 0; n < N_; ++n) {
+            const float* d = g.dx.row(n);
+            for (int64_t k = 0; k < E; ++k) dy[n * E + k] += d[k];
+            for (int64_t k = 0; k < C; ++k) g.dctx.row(n)[k] += d[E + k];
         }
-        (void)lstm;
-        decoder_->accumulate_parameter_gradients(cell_gradients("decoder.rnn"));
-        if (conditional) decoder2_->accumulate_parameter_gradients(cell_gradients("decoder.rnn2"));
-        // Target embeddings (the previous tokens fed at each step).
+        attend_backward(t, g.dctx.data(), g.dq.data());
+        for (int64_t i = 0; i < N_ * D; ++i) g.ds[i] = g.ds_prev[i] + g.dq[i];
+    }
+
+    // Luong: õ_t gets gradient from the output layer and, with input feeding, from step t+1.
+    void luong_step_backward(int64_t t, StepGradients& g, float* dy, const Tensor& d_output) {
+        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        const bool feeding = c_.input_feeding;
+        Tensor d_o({N_, E});
+        for (int64_t i = 0; i < N_ * E; ++i) d_o[i] = d_output[t * N_ * E + i] + (feeding ? g.dfeed[i] : 0.0f);
+        tanh_backward(t * N_, N_, d_o.data(), *g.d_preact);
+        float* df = g.d_features->row(t * N_);
+        linear_backward(nullptr, g.d_preact->row(t * N_), N_, p("decoder.output.W"), nullptr, nullptr, df);
+        for (int64_t n = 0; n < N_; ++n) {
+            const float* f = df + n * (C + D);
+            std::memcpy(g.dctx.row(n), f, C * sizeof(float));
+            for (int64_t k = 0; k < D; ++k) g.ds.row(n)[k] += f[C + k];
+        }
+        attend_backward(t, g.dctx.data(), g.dq.data());
+        for (int64_t i = 0; i < N_ * D; ++i) g.ds[i] += g.dq[i];
+        decoder_->backward_step(t, g.ds.data(), g.dc.data(), g.ds_prev.data());
+        decoder_->input_gradient(t, g.dx.data());
+        for (int64_t n = 0; n < N_; ++n) {
+            for (int64_t k = 0; k < E; ++k) dy[n * E + k] += g.dx.row(n)[k];
+            if (feeding) std::memcpy(g.dfeed.row(n), g.dx.row(n) + E, E * sizeof(float));
+        }
+        std::swap(g.ds, g.ds_prev);
+    }
+
+    // The target embeddings' gradient: each previous token fed at each step, through its dropout.
+    void target_embeddings_backward(Tensor& d_target) {
+        const int64_t E = c_.dim_emb;
         multiply(d_target.data(), target_mask_);
         Tensor& d_table = grad("target.embeddings");
         const int bos = m_.target_vocab.bos_id();
@@ -580,7 +634,6 @@ private:
                 const float* d = d_target.data() + (t * N_ + n) * E;
                 for (int64_t k = 0; k < E; ++k) row[k] += d[k];
             }
-        d_initial_ = ds;  // gradient on s_0
     }
 
     void encoder_backward() {
