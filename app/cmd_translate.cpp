@@ -167,7 +167,8 @@ void add_translate_command(CLI::App& app) {
     c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
     c->add_option("--parallel-batches", o->stream.translate.parallel_batches,
                   "When several batches are waiting (a file), translate up to this many at once, each on one "
-                  "thread (0: one per thread; 1: one batch at a time on all threads). The output is the same")
+                  "thread (0: one per thread; 1: one batch at a time on all threads). The same batches, so the same "
+                  "translations as --threads 1")
         ->check(CLI::Range(0, 256))
         ->capture_default_str();
     c->add_option("--format", o->format, "text: translations; jsonl: one JSON object per line with alignments")

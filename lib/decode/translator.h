@@ -28,7 +28,8 @@ struct TranslateOptions {
     // once, each by one thread (0: one per OpenMP thread), as Marian's CPU
     // workers do: a batch's products are too small to keep two cores busy
     // without waiting on each other at every step. 1: one batch at a time,
-    // on all threads (the latency of a single batch). The output is the same.
+    // on all threads (the latency of a single batch). The batches are the
+    // same, so the translations are those of single-threaded products.
     int parallel_batches = 0;
 };
 
