@@ -53,31 +53,15 @@ EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
     forward_->forward(embedded_.data(), T, N, out_forward_.data());
     backward_->forward(embedded_reversed_.data(), T, N, out_backward_.data());
 
-    // Layer 1 output [T, N, 2H]: forward state at t beside the backward state
-    // computed for the same position (which sits at len−1−t in the reversed run).
-    layer_a_.resize({T, N, C});
-    layer_a_.fill(0.0f);
-    for (int64_t n = 0; n < N; ++n) {
-        const int64_t len = out.lengths[n];
-        for (int64_t t = 0; t < len; ++t) {
-            float* dst = layer_a_.data() + (t * N + n) * C;
-            std::memcpy(dst, out_forward_.data() + (t * N + n) * H, H * sizeof(float));
-            std::memcpy(dst + H, out_backward_.data() + ((len - 1 - t) * N + n) * H, H * sizeof(float));
-        }
-    }
-    for (size_t l = 0; l < upper_.size(); ++l) {
+    join_directions(out_forward_.data(), out_backward_.data(), out.lengths, T, N, H, layer_a_);
+    for (size_t l = 0; l < upper_.size(); ++l) {  // layer l + 1
         layer_b_.resize({T, N, C});
         upper_[l]->forward(layer_a_.data(), T, N, layer_b_.data());
-        // Residual connections from the third layer on (MODEL.md) help deep stacks train.
-        if (l >= 1)
+        if (residual_into(static_cast<int>(l) + 1))
             for (int64_t i = 0; i < layer_b_.size(); ++i) layer_b_[i] += layer_a_[i];
         std::swap(layer_a_, layer_b_);
     }
-
-    out.states = Tensor({N, T, C});
-    for (int64_t n = 0; n < N; ++n)
-        for (int64_t t = 0; t < out.lengths[n]; ++t)
-            std::memcpy(out.states.data() + (n * T + t) * C, layer_a_.data() + (t * N + n) * C, C * sizeof(float));
+    to_batch_major(layer_a_.data(), out.lengths, T, N, C, out.states);
     initial_decoder_state(model_, out.states, out.lengths, mean_, out.init_state);
     attention_keys(model_, out.states, out.keys);
     if (c.lexical_model) {
@@ -88,6 +72,28 @@ EncodedBatch Encoder::encode(const std::vector<std::vector<int>>& sentences) {
                 std::memcpy(out.embeddings.data() + (n * T + t) * E, embedded_.data() + (t * N + n) * E, E * sizeof(float));
     }
     return out;
+}
+
+void join_directions(const float* forward, const float* backward, const std::vector<int64_t>& lengths, int64_t T,
+                     int64_t N, int64_t H, Tensor& out) {
+    const int64_t C = 2 * H;
+    out.zero({T, N, C});
+    for (int64_t n = 0; n < N; ++n) {
+        const int64_t len = lengths[n];
+        for (int64_t t = 0; t < len; ++t) {
+            float* dst = out.data() + (t * N + n) * C;
+            std::memcpy(dst, forward + (t * N + n) * H, H * sizeof(float));
+            std::memcpy(dst + H, backward + ((len - 1 - t) * N + n) * H, H * sizeof(float));
+        }
+    }
+}
+
+void to_batch_major(const float* time_major, const std::vector<int64_t>& lengths, int64_t T, int64_t N, int64_t C,
+                    Tensor& out) {
+    out.zero({N, T, C});
+    for (int64_t n = 0; n < N; ++n)
+        for (int64_t t = 0; t < lengths[n]; ++t)
+            std::memcpy(out.data() + (n * T + t) * C, time_major + (t * N + n) * C, C * sizeof(float));
 }
 
 void initial_decoder_state(const Model& model, const Tensor& states, const std::vector<int64_t>& lengths, Tensor& mean,

@@ -177,25 +177,16 @@ private:
         forward_->forward_all();
         backward_->forward_all();
         Tensor& layer = scratch_["layer"];
-        layer.zero({T_, N_, C});
-        for (int64_t n = 0; n < N_; ++n)
-            for (int64_t t = 0; t < src_len_[n]; ++t) {
-                float* dst = layer.data() + (t * N_ + n) * C;
-                std::memcpy(dst, forward_->h(t) + n * H, H * sizeof(float));
-                std::memcpy(dst + H, backward_->h(rev(n, t)) + n * H, H * sizeof(float));
-            }
+        join_directions(forward_->h(0), backward_->h(0), src_len_, T_, N_, H, layer);
         for (int l = 1; l < c_.encoder_depth; ++l) {
             CellRun& u = *upper_[l - 1];
             u.reset(T_, N_);
             u.drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1 + l);
             std::memcpy(u.input(0), layer.data(), layer.size() * sizeof(float));
             u.forward_all();
-            for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (l >= 2 ? layer[i] : 0.0f);
+            for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (residual_into(l) ? layer[i] : 0.0f);
         }
-        states_.zero({N_, T_, C});
-        for (int64_t n = 0; n < N_; ++n)
-            for (int64_t t = 0; t < src_len_[n]; ++t)
-                std::memcpy(states_.data() + (n * T_ + t) * C, layer.data() + (t * N_ + n) * C, C * sizeof(float));
+        to_batch_major(layer.data(), src_len_, T_, N_, C, states_);
         masks_.apply(states_.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
 
         initial_decoder_state(m_, states_, src_len_, mean_, init_);
