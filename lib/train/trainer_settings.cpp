@@ -3,10 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-
 #include <type_traits>
 
-#include "core/error.h"
 #include "model/safetensors.h"
 
 namespace nmt {
