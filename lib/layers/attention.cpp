@@ -37,6 +37,16 @@ float attention_scale(const ModelConfig& config) {
     return config.attention == AttentionType::ScaledDot ? 1.0f / std::sqrt(static_cast<float>(config.dim_dec)) : 1.0f;
 }
 
+void attended_embeddings(const EncodedBatch& batch, const float* weights, int64_t M, const int* row_sentence,
+                         float* out) {
+    const int64_t T = batch.max_length, E = batch.embeddings.shape[2];
+#pragma omp parallel for schedule(static) if (worth_threads(M * T * E))
+    for (int64_t m = 0; m < M; ++m) {
+        const int s = row_sentence[m];
+        weighted_row_sum(weights + m * T, batch.lengths[s], batch.embedding(s, 0), E, E, out + m * E);
+    }
+}
+
 Attention::Attention(const Model& model)
     : model_(model), type_(model.config.attention), scale_(attention_scale(model.config)) {
     if (type_ == AttentionType::Additive) {
@@ -67,13 +77,18 @@ void Attention::scores(const EncodedBatch& batch, const float* q, int sentence, 
 }
 
 void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence,
-                       float* context, float* weights) {
+                       float* context, float* weights, const AttentionRecord* record) {
     const int64_t T = batch.max_length, C = batch.states.shape[2], Q = query_size();
     const int64_t per_row = type_ == AttentionType::Additive ? T * model_.config.dim_attention : 0;
-    projected_.resize({M, Q});
-    project_queries(queries, M, projected_.data());
-    // Grown only (one row of tanh values per query row), not zeroed again each step.
-    if (scratch_.size() < M * (per_row + 1)) scratch_.resize({M * (per_row + 1)});
+    if (!record) {
+        projected_.resize({M, Q});
+        // Grown only (one row of tanh values per query row), not zeroed again each step.
+        if (scratch_.size() < M * (per_row + 1)) scratch_.resize({M * (per_row + 1)});
+    }
+    float* projected = record ? record->projected : projected_.data();
+    float* energies = record ? record->energies : scratch_.data();
+    const int64_t energy_stride = record ? per_row : per_row + 1;
+    project_queries(queries, M, projected);
     // Rows are independent and each is computed by one thread the same way,
     // so results do not depend on the thread count or on the other rows.
 #pragma omp parallel for schedule(static) if (worth_threads(M * T * C))
@@ -81,7 +96,7 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
         const int s = row_sentence[m];
         const int64_t len = batch.lengths[s];
         float* alpha = weights + m * T;
-        scores(batch, projected_.row(m), s, alpha, scratch_.data() + m * (per_row + 1));
+        scores(batch, projected + m * Q, s, alpha, energies ? energies + m * energy_stride : nullptr);
         softmax_inplace(alpha, T, len);
         weighted_row_sum(alpha, len, batch.state(s, 0), C, C, context + m * C);
     }

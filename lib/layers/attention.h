@@ -21,16 +21,31 @@ void attention_scores(AttentionType type, const float* q, const float* keys, int
 // 1/√D for scaled dot-product attention, 1 for the others.
 float attention_scale(const ModelConfig& config);
 
+// The lexical model's input ℓ = Σ_j α_j x_j for each of M rows: attention
+// weights [M, T] over the source embeddings of the row's sentence
+// (batch.embeddings), into out [M, E].
+void attended_embeddings(const EncodedBatch& batch, const float* weights, int64_t M, const int* row_sentence,
+                         float* out);
+
+// What a backward pass needs from Attention::attend besides the weights: the
+// projected queries [M, query_size()] and, additive only, each row's tanh
+// values [M, T·A] (else null). Training keeps them; decoding needs none.
+struct AttentionRecord {
+    float* projected;
+    float* energies;
+};
+
 class Attention {
 public:
     explicit Attention(const Model& model);
 
     // queries [M, D]; row m belongs to sentence row_sentence[m] of the batch.
-    // Writes context [M, C] and weights [M, T] (T = batch.max_length).
+    // Writes context [M, C] and weights [M, T] (T = batch.max_length), and
+    // fills `record` when given. Decoding and training both attend with this.
     void attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence, float* context,
-                float* weights);
+                float* weights, const AttentionRecord* record = nullptr);
 
-    // The scores before the softmax, for one row (exposed for tests and training).
+    // The scores before the softmax, for one row (exposed for tests).
     void scores(const EncodedBatch& batch, const float* query_or_projection, int sentence, float* out, float* scratch) const;
 
     // What the per-row score needs from the query: W_q q for additive, q itself otherwise.

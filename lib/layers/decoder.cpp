@@ -6,7 +6,6 @@
 #include "core/gemm.h"
 #include "core/int8_gemm.h"
 #include "core/parallel.h"
-#include "core/weighted_sum.h"
 
 namespace nmt {
 
@@ -86,21 +85,11 @@ void Decoder::rnn(const CellWeights& cell, DecoderState& state, int64_t M) {
     if (lstm) std::swap(state.cell, new_cell_);
 }
 
-void Decoder::deep_output(const Tensor& features) {
-    output_.resize({features.rows(), config_.dim_emb});
-    linear(features.data(), features.rows(), *out_.deep_W, out_.deep_b, output_.data(), false, out_.deep_W_int8);
-    tanh_inplace(output_.data(), output_.size());
-}
-
 // o_t += W_ℓ ℓ_t, where ℓ_t = Σ_j α_tj x_j over the row's own sentence.
 void Decoder::add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention) {
-    const int64_t M = state.rows(), E = config_.dim_emb;
-    lexical_.resize({M, E});
-#pragma omp parallel for schedule(static) if (worth_threads(M * batch.max_length * E))
-    for (int64_t m = 0; m < M; ++m) {
-        const int s = state.sentence[m];
-        weighted_row_sum(attention.row(m), batch.lengths[s], batch.embedding(s, 0), E, E, lexical_.row(m));
-    }
+    const int64_t M = state.rows();
+    lexical_.resize({M, config_.dim_emb});
+    attended_embeddings(batch, attention.data(), M, state.sentence.data(), lexical_.data());
     linear(lexical_.data(), M, *out_.lexical_W, nullptr, output_.data(), true, out_.lexical_W_int8);
 }
 
@@ -156,56 +145,48 @@ void Decoder::vocabulary_projection(Tensor& log_probs) {
     for (int64_t m = 0; m < M; ++m) log_softmax_inplace(log_probs.row(m), V);
 }
 
+// Decoding's side of decoder_step: cells step DecoderState in place.
+class Decoder::StepOps final : public DecoderStepOps {
+public:
+    StepOps(Decoder& decoder, const EncodedBatch& batch, DecoderState& state, Tensor& attention)
+        : d_(decoder), batch_(batch), state_(state), attention_(attention) {}
+    float* cell_input(int cell) override {
+        const CellWeights& w = cell == 0 ? d_.rnn_weights_ : *d_.rnn2_weights_;
+        d_.rnn_input_.resize({state_.rows(), w.W.shape[0]});
+        return d_.rnn_input_.data();
+    }
+    const float* run_cell(int cell) override {
+        d_.rnn(cell == 0 ? d_.rnn_weights_ : *d_.rnn2_weights_, state_, state_.rows());
+        return state_.hidden.data();
+    }
+    const float* state() const override { return state_.hidden.data(); }
+    const float* attend(const float* queries) override {
+        d_.attention_.attend(batch_, queries, state_.rows(), state_.sentence.data(), d_.context_.data(),
+                             attention_.data());
+        return d_.context_.data();
+    }
+
+private:
+    Decoder& d_;
+    const EncodedBatch& batch_;
+    DecoderState& state_;
+    Tensor& attention_;
+};
+
 void Decoder::step(const EncodedBatch& batch, DecoderState& state, const int* previous_tokens, Tensor& log_probs,
                    Tensor& attention) {
-    const int64_t M = state.rows(), E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
-    const int64_t T = batch.max_length;
-    context_.resize({M, C});
-    attention.resize({M, T});
-    if (config_.decoder_style != DecoderStyle::Luong) {
-        // Deep output features [s_t; c_t; E y_{t−1}]; the embedding goes in first.
-        features_.resize({M, D + C + E});
-        embed(previous_tokens, M, features_.data() + D + C, D + C + E);
-        if (conditional_) {
-            rnn_input_.resize({M, E});
-            for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
-            rnn(rnn_weights_, state, M);
-            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
-            rnn_input_ = context_;
-            rnn(*rnn2_weights_, state, M);
-        } else {
-            attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
-            rnn_input_.resize({M, E + C});
-            for (int64_t m = 0; m < M; ++m) {
-                std::memcpy(rnn_input_.row(m), features_.row(m) + D + C, E * sizeof(float));
-                std::memcpy(rnn_input_.row(m) + E, context_.row(m), C * sizeof(float));
-            }
-            rnn(rnn_weights_, state, M);
-        }
-        for (int64_t m = 0; m < M; ++m) {
-            float* f = features_.row(m);
-            std::memcpy(f, state.hidden.row(m), D * sizeof(float));
-            std::memcpy(f + D, context_.row(m), C * sizeof(float));
-        }
-        deep_output(features_);
-        if (config_.lexical_model) add_lexical_output(batch, state, attention);
-        vocabulary_projection(log_probs);
-        return;
-    }
-    const bool feeding = config_.input_feeding;
-    const int64_t I = E + (feeding ? E : 0);
-    rnn_input_.resize({M, I});
-    embed(previous_tokens, M, rnn_input_.data(), I);
-    if (feeding)
-        for (int64_t m = 0; m < M; ++m) std::memcpy(rnn_input_.row(m) + E, state.feed.row(m), E * sizeof(float));
-    rnn(rnn_weights_, state, M);
-    attention_.attend(batch, state.hidden.data(), M, state.sentence.data(), context_.data(), attention.data());
-    features_.resize({M, C + D});
-    for (int64_t m = 0; m < M; ++m) {
-        std::memcpy(features_.row(m), context_.row(m), C * sizeof(float));
-        std::memcpy(features_.row(m) + C, state.hidden.row(m), D * sizeof(float));
-    }
-    deep_output(features_);
+    const int64_t M = state.rows(), E = config_.dim_emb;
+    context_.resize({M, config_.dim_context()});
+    attention.resize({M, batch.max_length});
+    embedded_.resize({M, E});
+    embed(previous_tokens, M, embedded_.data(), E);
+    features_.resize({M, decoder_feature_size(config_)});
+    StepOps ops(*this, batch, state, attention);
+    const bool feeding = config_.decoder_style == DecoderStyle::Luong && config_.input_feeding;
+    decoder_step(config_, M, embedded_.data(), feeding ? state.feed.data() : nullptr, ops, features_.data());
+    output_.resize({M, E});
+    deep_output(features_.data(), M, *out_.deep_W, *out_.deep_b, out_.deep_W_int8, output_.data());
+    if (config_.lexical_model) add_lexical_output(batch, state, attention);
     vocabulary_projection(log_probs);
     if (feeding) state.feed = output_;
 }

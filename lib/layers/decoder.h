@@ -9,13 +9,15 @@
 //                (an LSTM cell state passes through both cells the same way)
 //   lexical model (bahdanau, conditional): o_t += W_ℓ Σ_j α_tj x_j, the
 //                attention-weighted source embeddings (model_config.h)
-// then log p(y_t) = log_softmax(W_v o_t + b_v).
+// then log p(y_t) = log_softmax(W_v o_t + b_v). The step's order up to the
+// deep output is layers/decoder_step's, which training runs too.
 #pragma once
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "layers/attention.h"
+#include "layers/decoder_step.h"
 #include "layers/encoded_batch.h"
 #include "model/model.h"
 #include "layers/rnn_cell.h"
@@ -55,10 +57,10 @@ public:
     const std::vector<int>& output_ids() const { return output_ids_; }
 
 private:
+    class StepOps;  // decoder_step's cells and attention for decoding (decoder.cpp)
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
     void rnn(const CellWeights& cell, DecoderState& state, int64_t M);
     // output_ = tanh(W_o features + b_o), then log_probs from output_.
-    void deep_output(const Tensor& features);
     void add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention);
     void vocabulary_projection(Tensor& log_probs);
 
@@ -86,7 +88,7 @@ private:
     const OutputWeights out_;
     CellScratch cell_scratch_;
     // Reused across steps so the hot loop does not allocate once sizes settle.
-    Tensor rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_, lexical_;
+    Tensor embedded_, rnn_input_, gates_, new_hidden_, new_cell_, context_, features_, output_, gather_, lexical_;
     // The output layer cut to output_ids_ (restrict_output): weights laid out
     // as the full ones are (tied: [ids, E]; else [E, ids]), bias, int8 form.
     std::vector<int> output_ids_;

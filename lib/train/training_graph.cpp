@@ -7,12 +7,13 @@
 
 #include "layers/attention.h"
 #include "layers/cell_run.h"
+#include "layers/decoder_step.h"
+#include "layers/encoded_batch.h"
 #include "layers/encoder.h"
 #include "train/dropout_masks.h"
 #include "core/error.h"
 #include "core/fast_math.h"
 #include "core/gemm.h"
-#include "core/weighted_sum.h"
 
 namespace nmt {
 
@@ -40,15 +41,15 @@ void linear_backward(const float* x, const float* dy, int64_t M, const Tensor& W
 
 class TrainingGraph::Graph {
 public:
-    explicit Graph(const Model& model) : m_(model), c_(model.config) {
+    explicit Graph(const Model& model) : model_(model), config_(model.config), attention_(model) {
         auto cell = [&](const std::string& prefix, CellType type) {
-            return std::make_unique<CellRun>(type, cell_weights(m_, prefix));
+            return std::make_unique<CellRun>(type, cell_weights(model_, prefix));
         };
-        forward_ = cell("encoder.0.forward", c_.encoder_cell);
-        backward_ = cell("encoder.0.backward", c_.encoder_cell);
-        for (int l = 1; l < c_.encoder_depth; ++l) upper_.push_back(cell("encoder." + std::to_string(l), c_.encoder_cell));
-        decoder_ = cell("decoder.rnn", c_.decoder_cell);
-        if (c_.decoder_style == DecoderStyle::Conditional) decoder2_ = cell("decoder.rnn2", c_.decoder_cell);
+        forward_ = cell("encoder.0.forward", config_.encoder_cell);
+        backward_ = cell("encoder.0.backward", config_.encoder_cell);
+        for (int l = 1; l < config_.encoder_depth; ++l) upper_.push_back(cell("encoder." + std::to_string(l), config_.encoder_cell));
+        decoder_ = cell("decoder.rnn", config_.decoder_cell);
+        if (config_.decoder_style == DecoderStyle::Conditional) decoder2_ = cell("decoder.rnn2", config_.decoder_cell);
     }
 
     BatchLoss run(const TrainingBatch& batch, const TrainingOptions& options, Random& random, Gradients* gradients) {
@@ -56,7 +57,7 @@ public:
         opt_ = options;
         // One draw per pass; every mask then follows from it and the sentence (dropout_masks.h).
         masks_ = DropoutMasks(random.next(), batch.first_sentence);
-        g_ = gradients;
+        gradients_ = gradients;
         N_ = batch.sources.size();
         if (!batch.weights.empty() && batch.weights.size() != batch.sources.size())
             throw Error("training batch: " + std::to_string(batch.weights.size()) + " sentence weights for " +
@@ -79,7 +80,7 @@ public:
         decode();
         BatchLoss loss = loss_and_output_gradient();
         if (guided_) loss.loss += guided_alignment_loss();
-        if (!g_) return loss;
+        if (!gradients_) return loss;
         decoder_backward();
         encoder_backward();
         return loss;
@@ -111,8 +112,8 @@ private:
     void build_alignment_targets() {
         alignment_targets_.zero({Ty_ * N_, T_});
         for (int64_t n = 0; n < N_; ++n) {
-            const std::vector<int> source_words = piece_words(batch_->sources[n], m_.source_vocab, source_word_start_);
-            const std::vector<int> target_words = piece_words(batch_->targets[n], m_.target_vocab, target_word_start_);
+            const std::vector<int> source_words = piece_words(batch_->sources[n], model_.source_vocab, source_word_start_);
+            const std::vector<int> target_words = piece_words(batch_->targets[n], model_.target_vocab, target_word_start_);
             for (int64_t t = 0; t < tgt_len_[n]; ++t) {
                 float* row = alignment_targets_.row(t * N_ + n);
                 if (t + 1 == tgt_len_[n]) row[src_len_[n] - 1] = 1.0f;
@@ -144,19 +145,19 @@ private:
         return opt_.guided_alignment_weight * total;
     }
 
-    Tensor& grad(const std::string& name) { return g_->at(name); }
+    Tensor& grad(const std::string& name) { return gradients_->at(name); }
     CellGradients cell_gradients(const std::string& prefix) {
-        const bool ln = m_.has(prefix + ".ln_x");
+        const bool ln = model_.has(prefix + ".ln_x");
         return {grad(prefix + ".W"), grad(prefix + ".U"), grad(prefix + ".b"), ln ? &grad(prefix + ".ln_x") : nullptr,
                 ln ? &grad(prefix + ".ln_h") : nullptr};
     }
-    const Tensor& p(const std::string& name) const { return m_.param(name); }
+    const Tensor& param(const std::string& name) const { return model_.param(name); }
     int64_t rev(int64_t n, int64_t t) const { return src_len_[n] - 1 - t; }
 
     // ---- encoder ---------------------------------------------------------
     void encode() {
-        const int64_t E = c_.dim_emb, H = c_.dim_rnn, C = c_.dim_context();
-        const Tensor& table = p(c_.source_embeddings());
+        const int64_t E = config_.dim_emb, H = config_.dim_rnn, C = config_.dim_context();
+        const Tensor& table = param(config_.source_embeddings());
         source_embedded_.zero({T_, N_, E});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
@@ -178,7 +179,7 @@ private:
         backward_->forward_all();
         Tensor& layer = scratch_["layer"];
         join_directions(forward_->h(0), backward_->h(0), src_len_, T_, N_, H, layer);
-        for (int l = 1; l < c_.encoder_depth; ++l) {
+        for (int l = 1; l < config_.encoder_depth; ++l) {
             CellRun& u = *upper_[l - 1];
             u.reset(T_, N_);
             u.drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 1 + l);
@@ -186,52 +187,43 @@ private:
             u.forward_all();
             for (int64_t i = 0; i < layer.size(); ++i) layer[i] = u.h(0)[i] + (residual_into(l) ? layer[i] : 0.0f);
         }
-        to_batch_major(layer.data(), src_len_, T_, N_, C, states_);
-        masks_.apply(states_.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
+        encoded_.batch = N_;
+        encoded_.max_length = T_;
+        encoded_.lengths = src_len_;
+        Tensor& states = encoded_.states;
+        to_batch_major(layer.data(), src_len_, T_, N_, C, states);
+        masks_.apply(states.data(), states_mask_, T_, N_, C, src_len_, false, opt_.dropout_hidden, kEncoderStates);
 
-        initial_decoder_state(m_, states_, src_len_, mean_, init_);
-        attention_keys(m_, states_, keys_);
+        initial_decoder_state(model_, states, src_len_, mean_, encoded_.init_state);
+        attention_keys(model_, states, encoded_.keys);
+        // The lexical model reads x_j as the encoder did, dropout included.
+        if (config_.lexical_model) to_batch_major(source_embedded_.data(), src_len_, T_, N_, E, encoded_.embeddings);
     }
-    const float* state(int64_t n, int64_t t) const { return states_.data() + (n * T_ + t) * c_.dim_context(); }
-    const Tensor& keys() const { return keys_.values.empty() ? states_ : keys_; }
+    const float* state(int64_t n, int64_t t) const { return encoded_.state(n, t); }
+    const Tensor& keys() const { return encoded_.keys.values.empty() ? encoded_.states : encoded_.keys; }
 
     // ---- attention -------------------------------------------------------
     int64_t key_size() const { return keys().shape[2]; }
-    float score_scale() const { return attention_scale(c_); }
+    float score_scale() const { return attention_scale(config_); }
 
-    // Row block t of the per-step tensors: queries, projected queries, weights, context.
-    void attend(int64_t t, const float* queries) {
-        const int64_t C = c_.dim_context(), D = c_.dim_dec;
-        std::memcpy(queries_.row(t * N_), queries, N_ * D * sizeof(float));
-        const bool additive = c_.attention == AttentionType::Additive;
-        float* qp = projected_.row(t * N_);
-        if (additive) linear(queries, N_, p("attention.Wq"), nullptr, qp);
-        else std::memcpy(qp, queries, N_ * D * sizeof(float));
-        const int64_t Q = projected_.cols(), K = key_size();
-        const float scale = score_scale();
-        const float* v = additive ? p("attention.v").data() : nullptr;
-#pragma omp parallel for schedule(static)
-        for (int64_t n = 0; n < N_; ++n) {
-            const int64_t r = t * N_ + n, len = src_len_[n];
-            float* alpha = weights_.row(r);
-            attention_scores(c_.attention, qp + n * Q, keys().data() + n * T_ * K, K, len, v, scale, alpha,
-                             additive ? energies_.row(r) : nullptr);
-            softmax_inplace(alpha, T_, len);
-            weighted_row_sum(alpha, len, state(n, 0), C, C, context_.row(r));
-            if (c_.lexical_model)  // ℓ_t = Σ_j α_tj x_j
-                weighted_row_sum(alpha, len, lexical_source(n, 0), N_ * c_.dim_emb, c_.dim_emb, lexical_.row(r));
-        }
+    // Row block t of the per-step tensors: queries, projected queries, energies, weights, context.
+    const float* attend(int64_t t, const float* queries) {
+        const int64_t r = t * N_;
+        std::memcpy(queries_.row(r), queries, N_ * config_.dim_dec * sizeof(float));
+        const AttentionRecord record{projected_.row(r), energies_.values.empty() ? nullptr : energies_.row(r)};
+        attention_.attend(encoded_, queries, N_, row_sentence_.data(), context_.row(r), weights_.row(r), &record);
+        return context_.row(r);
     }
     // x_j of sentence n as the encoder read it, dropout included: the lexical model's input.
     const float* lexical_source(int64_t n, int64_t t) const {
-        return source_embedded_.data() + (t * N_ + n) * c_.dim_emb;
+        return source_embedded_.data() + (t * N_ + n) * config_.dim_emb;
     }
 
     // From d(context) of step t (and, with the lexical model, d(ℓ_t) in d_lexical_): gradients on
     // states, keys, v, source embeddings, and on the query (returned in dq).
     void attend_backward(int64_t t, const float* dctx, float* dq) {
-        const int64_t C = c_.dim_context(), A = c_.dim_attention, D = c_.dim_dec, K = key_size();
-        const bool additive = c_.attention == AttentionType::Additive;
+        const int64_t C = config_.dim_context(), A = config_.dim_attention, D = config_.dim_dec, K = key_size();
+        const bool additive = config_.attention == AttentionType::Additive;
         const int64_t Q = projected_.cols();
         float* dqp = dprojected_.row(t * N_);
         std::memset(dqp, 0, N_ * Q * sizeof(float));
@@ -241,8 +233,8 @@ private:
             const int64_t r = t * N_ + n, len = src_len_[n];
             const float* alpha = weights_.row(r);
             const float* dc = dctx + n * C;
-            const float* dl = c_.lexical_model ? d_lexical_.row(r) : nullptr;  // d(ℓ_t)
-            const int64_t E = c_.dim_emb;
+            const float* dl = config_.lexical_model ? d_lexical_.row(r) : nullptr;  // d(ℓ_t)
+            const int64_t E = config_.dim_emb;
             float dot_sum = 0;
             for (int64_t j = 0; j < len; ++j) {
                 float s = 0;
@@ -274,7 +266,7 @@ private:
             float* dq_row = dqp + n * Q;
             if (additive) {
                 const float* u = energies_.row(r);
-                const float* v = p("attention.v").data();
+                const float* v = param("attention.v").data();
                 float* dv = grad("attention.v").data();
                 for (int64_t j = 0; j < len; ++j)
                     for (int64_t a = 0; a < A; ++a) {
@@ -294,55 +286,81 @@ private:
                     }
             }
         }
-        if (additive) linear_backward(nullptr, dqp, N_, p("attention.Wq"), nullptr, nullptr, dq);
+        if (additive) linear_backward(nullptr, dqp, N_, param("attention.Wq"), nullptr, nullptr, dq);
         else std::memcpy(dq, dqp, N_ * D * sizeof(float));
     }
 
     // ---- decoder ---------------------------------------------------------
+    // Training's side of decoder_step: step t of the batch's cells, onto their tapes.
+    class StepOps final : public DecoderStepOps {
+    public:
+        StepOps(Graph& graph, int64_t t) : graph_(graph), t_(t) {}
+        float* cell_input(int cell) override { return (cell == 0 ? *graph_.decoder_ : *graph_.decoder2_).input(t_); }
+        const float* run_cell(int cell) override {
+            CellRun& first = *graph_.decoder_;
+            const bool lstm = graph_.config_.decoder_cell == CellType::LSTM;
+            if (cell == 1) {  // RNN₂, from s'_t
+                graph_.decoder2_->forward_step(t_, first.h(t_), lstm ? first.c(t_) : nullptr);
+                return graph_.decoder2_->h(t_);
+            }
+            const float* c_prev = t_ == 0 || !lstm ? nullptr : graph_.last_decoder_cell().c(t_ - 1);
+            first.forward_step(t_, state(), c_prev);
+            return first.h(t_);
+        }
+        const float* state() const override {
+            return t_ == 0 ? graph_.encoded_.init_state.data() : graph_.last_decoder_cell().h(t_ - 1);
+        }
+        const float* attend(const float* queries) override { return graph_.attend(t_, queries); }
+
+    private:
+        Graph& graph_;
+        const int64_t t_;
+    };
+    const CellRun& last_decoder_cell() const { return decoder2_ ? *decoder2_ : *decoder_; }
+
     void decode() {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
-        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
-        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec, M = Ty_ * N_;
+        const bool luong = config_.decoder_style == DecoderStyle::Luong;
         embed_targets();
         decoder_->reset(Ty_, N_);
-        decoder_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 2 + c_.encoder_depth);
-        if (conditional) {
+        decoder_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 2 + config_.encoder_depth);
+        if (decoder2_) {
             decoder2_->reset(Ty_, N_);
-            decoder2_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 3 + c_.encoder_depth);
+            decoder2_->drop_recurrent(opt_.dropout_rnn, masks_, kRecurrentSites + 3 + config_.encoder_depth);
         }
-        CellRun& last = conditional ? *decoder2_ : *decoder_;  // the cell whose output is s_t
         queries_.zero({M, D});
-        projected_.zero({M, c_.attention == AttentionType::Additive ? c_.dim_attention : D});
+        projected_.zero({M, attention_.query_size()});
         weights_.zero({M, T_});
         context_.zero({M, C});
-        if (c_.lexical_model) lexical_.zero({M, E});
-        if (c_.attention == AttentionType::Additive) energies_.zero({M, T_ * c_.dim_attention});
-        features_.zero({M, luong ? C + D : D + C + E});
+        if (config_.attention == AttentionType::Additive) energies_.zero({M, T_ * config_.dim_attention});
+        features_.zero({M, decoder_feature_size(config_)});
         output_.zero({M, E});
-        const bool lstm = c_.decoder_cell == CellType::LSTM;
+        row_sentence_.resize(M);
+        for (int64_t r = 0; r < M; ++r) row_sentence_[r] = static_cast<int>(r % N_);
+        const Tensor& W = param("decoder.output.W");
+        const Tensor& b = param("decoder.output.b");
         for (int64_t t = 0; t < Ty_; ++t) {
-            const float* h_prev = t == 0 ? init_.data() : last.h(t - 1);
-            const float* c_prev = t == 0 || !lstm ? nullptr : last.c(t - 1);
-            if (conditional) conditional_step(t, h_prev, c_prev);
-            else if (luong) luong_step(t, h_prev, c_prev);
-            else bahdanau_step(t, h_prev, c_prev);
+            StepOps ops(*this, t);
+            const float* feed = t == 0 ? nullptr : output_.row((t - 1) * N_);  // õ_{t−1}, Luong with input feeding
+            decoder_step(config_, N_, target_embedding(t), feed, ops, features_.row(t * N_));
+            // õ_t is needed as the next step's input, so it cannot wait for one big product.
+            if (luong) deep_output(features_.row(t * N_), N_, W, b, nullptr, output_.row(t * N_));
         }
-        if (!luong) {
-            linear(features_.data(), M, p("decoder.output.W"), &p("decoder.output.b"), output_.data());
-            tanh_inplace(output_.data(), output_.size());
-        }
+        if (!luong) deep_output(features_.data(), M, W, b, nullptr, output_.data());
         output_dropped_ = output_;  // output_ keeps tanh's values for its backward pass
-        if (c_.lexical_model)  // o_t += ℓ_t W_ℓ
-            gemm(false, false, M, E, E, 1.0f, lexical_.data(), E, p("decoder.lexical.W").data(), E, 1.0f,
-                 output_dropped_.data(), E);
+        if (config_.lexical_model) {  // o_t += W_ℓ ℓ_t, ℓ_t = Σ_j α_tj x_j
+            lexical_.zero({M, E});
+            attended_embeddings(encoded_, weights_.data(), M, row_sentence_.data(), lexical_.data());
+            linear(lexical_.data(), M, param("decoder.lexical.W"), nullptr, output_dropped_.data(), true);
+        }
         masks_.apply(output_dropped_.data(), output_mask_, Ty_, N_, E, tgt_len_, true, opt_.dropout_hidden, kDeepOutput);
     }
 
     // E y_{t−1} for every step (BOS first), with embedding and word dropout.
     void embed_targets() {
-        const int64_t E = c_.dim_emb;
-        const Tensor& table = p("target.embeddings");
-        const int bos = m_.target_vocab.bos_id();
+        const int64_t E = config_.dim_emb;
+        const Tensor& table = param("target.embeddings");
+        const int bos = model_.target_vocab.bos_id();
         target_embedded_.zero({Ty_, N_, E});
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < tgt_len_[n]; ++t) {
@@ -353,79 +371,14 @@ private:
                      kTargetEmbeddings);
         masks_.drop_words(target_embedded_.data(), target_mask_, N_, E, tgt_len_, opt_.dropout_target_words, kTargetWords);
     }
-    const float* target_embedding(int64_t t) const { return target_embedded_.data() + t * N_ * c_.dim_emb; }
-
-    // Step t's deep output features [s_t; c_t; E y_{t−1}] (Bahdanau and conditional).
-    void gather_features(int64_t t, const float* s) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
-        const float* y = target_embedding(t);
-        for (int64_t n = 0; n < N_; ++n) {
-            float* f = features_.row(t * N_ + n);
-            std::memcpy(f, s + n * D, D * sizeof(float));
-            std::memcpy(f + D, context_.row(t * N_ + n), C * sizeof(float));
-            std::memcpy(f + D + C, y + n * E, E * sizeof(float));
-        }
-    }
-
-    // Conditional: s'_t = RNN₁(E y_{t−1}, s_{t−1}), c_t = attend(s'_t), s_t = RNN₂(c_t, s'_t).
-    void conditional_step(int64_t t, const float* h_prev, const float* c_prev) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context();
-        const bool lstm = c_.decoder_cell == CellType::LSTM;
-        std::memcpy(decoder_->input(t), target_embedding(t), N_ * E * sizeof(float));  // I == E
-        decoder_->forward_step(t, h_prev, c_prev);
-        attend(t, decoder_->h(t));
-        std::memcpy(decoder2_->input(t), context_.row(t * N_), N_ * C * sizeof(float));
-        decoder2_->forward_step(t, decoder_->h(t), lstm ? decoder_->c(t) : nullptr);
-        gather_features(t, decoder2_->h(t));
-    }
-
-    // Bahdanau: c_t = attend(s_{t−1}), s_t = RNN([E y_{t−1}; c_t], s_{t−1}).
-    void bahdanau_step(int64_t t, const float* h_prev, const float* c_prev) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), I = decoder_->input_size();
-        const float* y = target_embedding(t);
-        float* x = decoder_->input(t);
-        attend(t, h_prev);
-        for (int64_t n = 0; n < N_; ++n) {
-            std::memcpy(x + n * I, y + n * E, E * sizeof(float));
-            std::memcpy(x + n * I + E, context_.row(t * N_ + n), C * sizeof(float));
-        }
-        decoder_->forward_step(t, h_prev, c_prev);
-        gather_features(t, decoder_->h(t));
-    }
-
-    // Luong: s_t = RNN([E y_{t−1}; õ_{t−1}], s_{t−1}) (õ only with input
-    // feeding), c_t = attend(s_t), õ_t = tanh(W [c_t; s_t] + b).
-    void luong_step(int64_t t, const float* h_prev, const float* c_prev) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, I = decoder_->input_size();
-        const bool feeding = c_.input_feeding;
-        const float* y = target_embedding(t);
-        float* x = decoder_->input(t);
-        for (int64_t n = 0; n < N_; ++n) {
-            std::memcpy(x + n * I, y + n * E, E * sizeof(float));
-            if (feeding) {
-                if (t == 0) std::memset(x + n * I + E, 0, E * sizeof(float));
-                else std::memcpy(x + n * I + E, output_.row((t - 1) * N_ + n), E * sizeof(float));
-            }
-        }
-        decoder_->forward_step(t, h_prev, c_prev);
-        attend(t, decoder_->h(t));
-        for (int64_t n = 0; n < N_; ++n) {
-            float* f = features_.row(t * N_ + n);
-            std::memcpy(f, context_.row(t * N_ + n), C * sizeof(float));
-            std::memcpy(f + C, decoder_->h(t) + n * D, D * sizeof(float));
-        }
-        // õ_t is needed as the next step's input, so it cannot wait for one big product.
-        float* o = output_.row(t * N_);
-        linear(features_.row(t * N_), N_, p("decoder.output.W"), &p("decoder.output.b"), o);
-        tanh_inplace(o, N_ * E);
-    }
+    const float* target_embedding(int64_t t) const { return target_embedded_.data() + t * N_ * config_.dim_emb; }
 
     BatchLoss loss_and_output_gradient() {
-        const int64_t M = Ty_ * N_, V = c_.target_vocab_size;
+        const int64_t M = Ty_ * N_, V = config_.target_vocab_size;
         logits_.zero({M, V});
-        const Tensor* bias = &p("decoder.vocab.b");
-        if (c_.tied_embeddings) linear_transposed(output_dropped_.data(), M, p("target.embeddings"), bias, logits_.data());
-        else linear(output_dropped_.data(), M, p("decoder.vocab.W"), bias, logits_.data());
+        const Tensor* bias = &param("decoder.vocab.b");
+        if (config_.tied_embeddings) linear_transposed(output_dropped_.data(), M, param("target.embeddings"), bias, logits_.data());
+        else linear(output_dropped_.data(), M, param("decoder.vocab.W"), bias, logits_.data());
         const float eps = opt_.label_smoothing;
         BatchLoss loss;
         std::vector<double> row_loss(M, 0.0), row_nll(M, 0.0);
@@ -448,7 +401,7 @@ private:
             row_nll[r] = -lp[gold];
             row_loss[r] = w * ((1 - eps) * -lp[gold] + eps * -sum_all / V);
             row_correct[r] = best == gold;
-            if (g_) {
+            if (gradients_) {
                 // d/dlogits of the smoothed loss: w·(softmax − ((1−ε)·onehot + ε/V))
                 exp_inplace(lp, V);
                 for (int64_t v = 0; v < V; ++v) lp[v] = w * (lp[v] - eps / V);
@@ -475,11 +428,11 @@ private:
     };
 
     void decoder_backward() {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec, M = Ty_ * N_;
-        const bool conditional = c_.decoder_style == DecoderStyle::Conditional;
-        const bool luong = c_.decoder_style == DecoderStyle::Luong;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec, M = Ty_ * N_;
+        const bool conditional = config_.decoder_style == DecoderStyle::Conditional;
+        const bool luong = config_.decoder_style == DecoderStyle::Luong;
         const Tensor& d_output = output_layer_backward();
-        dstates_.zero(states_.shape);
+        dstates_.zero(encoded_.states.shape);
         dkeys_.zero(keys().shape);
         dprojected_.zero(projected_.shape);
         StepGradients g{Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, D}), Tensor({N_, C}),
@@ -490,7 +443,7 @@ private:
         g.d_preact->zero({M, E});  // through tanh of the output layer
         if (!luong) {
             tanh_backward(0, M, d_output.data(), *g.d_preact);
-            linear_backward(features_.data(), g.d_preact->data(), M, p("decoder.output.W"), &grad("decoder.output.W"),
+            linear_backward(features_.data(), g.d_preact->data(), M, param("decoder.output.W"), &grad("decoder.output.W"),
                             &grad("decoder.output.b"), g.d_features->data());
         }
         for (int64_t t = Ty_ - 1; t >= 0; --t) {
@@ -514,25 +467,25 @@ private:
     // tied embedding table's, or W and b), dropout, the lexical model's W_ℓ
     // and d(ℓ_t) (attend_backward takes it on). Returns d(output) [Ty·N, E].
     const Tensor& output_layer_backward() {
-        const int64_t E = c_.dim_emb, M = Ty_ * N_;
+        const int64_t E = config_.dim_emb, M = Ty_ * N_;
         Tensor& d_output = scratch_["d_output"];
         d_output.zero({M, E});
-        if (c_.tied_embeddings) {
-            const Tensor& table = p("target.embeddings");
+        if (config_.tied_embeddings) {
+            const Tensor& table = param("target.embeddings");
             gemm(true, false, table.shape[0], E, M, 1.0f, logits_.data(), table.shape[0], output_dropped_.data(), E, 1.0f,
                  grad("target.embeddings").data(), E);
             gemm(false, false, M, E, table.shape[0], 1.0f, logits_.data(), table.shape[0], table.data(), E, 0.0f,
                  d_output.data(), E);
             column_sums(logits_.data(), M, table.shape[0], grad("decoder.vocab.b").data());
         } else {
-            linear_backward(output_dropped_.data(), logits_.data(), M, p("decoder.vocab.W"), &grad("decoder.vocab.W"),
+            linear_backward(output_dropped_.data(), logits_.data(), M, param("decoder.vocab.W"), &grad("decoder.vocab.W"),
                             &grad("decoder.vocab.b"), d_output.data());
         }
         multiply(d_output.data(), output_mask_);
-        if (c_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ
+        if (config_.lexical_model) {  // o_t += ℓ_t W_ℓ: dW_ℓ += ℓᵀ·do, dℓ = do·W_ℓᵀ
             d_lexical_.zero({M, E});
             d_lexical_source_.zero({T_, N_, E});
-            linear_backward(lexical_.data(), d_output.data(), M, p("decoder.lexical.W"), &grad("decoder.lexical.W"),
+            linear_backward(lexical_.data(), d_output.data(), M, param("decoder.lexical.W"), &grad("decoder.lexical.W"),
                             nullptr, d_lexical_.data());
         }
         return d_output;
@@ -540,7 +493,7 @@ private:
 
     // Rows [row0, row0 + rows) of d(pre-activation) of õ = tanh(·) from d(õ).
     void tanh_backward(int64_t row0, int64_t rows, const float* d, Tensor& d_preact) const {
-        const int64_t E = c_.dim_emb;
+        const int64_t E = config_.dim_emb;
         for (int64_t i = 0; i < rows * E; ++i) {
             const float o = output_[row0 * E + i];
             d_preact[row0 * E + i] = d[i] * (1 - o * o);
@@ -550,7 +503,7 @@ private:
     // Bahdanau and conditional: the gradient on the features [s_t; c_t; E y_{t−1}] of
     // step t goes to s_t (added to what step t+1 sent back), to c_t and to E y_{t−1}.
     void split_deep_output_gradient(int64_t t, StepGradients& g, float* dy) const {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
         for (int64_t n = 0; n < N_; ++n) {
             const float* f = g.d_features->row(t * N_ + n);
             for (int64_t k = 0; k < D; ++k) g.ds.row(n)[k] += f[k];
@@ -560,7 +513,7 @@ private:
     }
 
     void conditional_step_backward(int64_t t, StepGradients& g, float* dy) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
         split_deep_output_gradient(t, g, dy);
         // s_t = RNN₂(c_t, s'_t): dc becomes the gradient on RNN₁'s cell state.
         decoder2_->backward_step(t, g.ds.data(), g.dc.data(), g.ds_mid.data());
@@ -575,7 +528,7 @@ private:
     }
 
     void bahdanau_step_backward(int64_t t, StepGradients& g, float* dy) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
         split_deep_output_gradient(t, g, dy);
         decoder_->backward_step(t, g.ds.data(), g.dc.data(), g.ds_prev.data());
         decoder_->input_gradient(t, g.dx.data());
@@ -590,13 +543,13 @@ private:
 
     // Luong: õ_t gets gradient from the output layer and, with input feeding, from step t+1.
     void luong_step_backward(int64_t t, StepGradients& g, float* dy, const Tensor& d_output) {
-        const int64_t E = c_.dim_emb, C = c_.dim_context(), D = c_.dim_dec;
-        const bool feeding = c_.input_feeding;
+        const int64_t E = config_.dim_emb, C = config_.dim_context(), D = config_.dim_dec;
+        const bool feeding = config_.input_feeding;
         Tensor d_o({N_, E});
         for (int64_t i = 0; i < N_ * E; ++i) d_o[i] = d_output[t * N_ * E + i] + (feeding ? g.dfeed[i] : 0.0f);
         tanh_backward(t * N_, N_, d_o.data(), *g.d_preact);
         float* df = g.d_features->row(t * N_);
-        linear_backward(nullptr, g.d_preact->row(t * N_), N_, p("decoder.output.W"), nullptr, nullptr, df);
+        linear_backward(nullptr, g.d_preact->row(t * N_), N_, param("decoder.output.W"), nullptr, nullptr, df);
         for (int64_t n = 0; n < N_; ++n) {
             const float* f = df + n * (C + D);
             std::memcpy(g.dctx.row(n), f, C * sizeof(float));
@@ -615,10 +568,10 @@ private:
 
     // The target embeddings' gradient: each previous token fed at each step, through its dropout.
     void target_embeddings_backward(Tensor& d_target) {
-        const int64_t E = c_.dim_emb;
+        const int64_t E = config_.dim_emb;
         multiply(d_target.data(), target_mask_);
         Tensor& d_table = grad("target.embeddings");
-        const int bos = m_.target_vocab.bos_id();
+        const int bos = model_.target_vocab.bos_id();
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < tgt_len_[n]; ++t) {
                 float* row = d_table.row(t == 0 ? bos : batch_->targets[n][t - 1]);
@@ -628,26 +581,26 @@ private:
     }
 
     void encoder_backward() {
-        const int64_t C = c_.dim_context(), H = c_.dim_rnn, E = c_.dim_emb, M = N_ * T_;
+        const int64_t C = config_.dim_context(), H = config_.dim_rnn, E = config_.dim_emb, M = N_ * T_;
         // Attention keys and query projection.
-        if (c_.attention == AttentionType::Additive) {
-            linear_backward(queries_.data(), dprojected_.data(), Ty_ * N_, p("attention.Wq"), &grad("attention.Wq"),
+        if (config_.attention == AttentionType::Additive) {
+            linear_backward(queries_.data(), dprojected_.data(), Ty_ * N_, param("attention.Wq"), &grad("attention.Wq"),
                             nullptr, nullptr);
-            linear_backward(states_.data(), dkeys_.data(), M, p("attention.Wk"), &grad("attention.Wk"),
+            linear_backward(encoded_.states.data(), dkeys_.data(), M, param("attention.Wk"), &grad("attention.Wk"),
                             &grad("attention.b"), dstates_.data(), true);
-        } else if (m_.has("attention.Wa")) {
+        } else if (model_.has("attention.Wa")) {
             // keys = states · W_aᵀ: dW_a += dkeysᵀ · states, dstates += dkeys · W_a
-            const Tensor& Wa = p("attention.Wa");
-            gemm(true, false, Wa.shape[0], C, M, 1.0f, dkeys_.data(), Wa.shape[0], states_.data(), C, 1.0f,
+            const Tensor& Wa = param("attention.Wa");
+            gemm(true, false, Wa.shape[0], C, M, 1.0f, dkeys_.data(), Wa.shape[0], encoded_.states.data(), C, 1.0f,
                  grad("attention.Wa").data(), C);
             gemm(false, false, M, C, Wa.shape[0], 1.0f, dkeys_.data(), Wa.shape[0], Wa.data(), C, 1.0f, dstates_.data(), C);
         } else {
             for (int64_t i = 0; i < dstates_.size(); ++i) dstates_[i] += dkeys_[i];
         }
         // s_0 = tanh(mean · W_init + b)
-        Tensor dz({N_, c_.dim_dec}), dmean({N_, C});
-        for (int64_t i = 0; i < dz.size(); ++i) dz[i] = d_initial_[i] * (1 - init_[i] * init_[i]);
-        linear_backward(mean_.data(), dz.data(), N_, p("decoder.init.W"), &grad("decoder.init.W"), &grad("decoder.init.b"),
+        Tensor dz({N_, config_.dim_dec}), dmean({N_, C});
+        for (int64_t i = 0; i < dz.size(); ++i) dz[i] = d_initial_[i] * (1 - encoded_.init_state[i] * encoded_.init_state[i]);
+        linear_backward(mean_.data(), dz.data(), N_, param("decoder.init.W"), &grad("decoder.init.W"), &grad("decoder.init.b"),
                         dmean.data());
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
@@ -659,7 +612,7 @@ private:
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t)
                 std::memcpy(d_layer.data() + (t * N_ + n) * C, dstates_.data() + (n * T_ + t) * C, C * sizeof(float));
-        for (int l = c_.encoder_depth - 1; l >= 1; --l) {
+        for (int l = config_.encoder_depth - 1; l >= 1; --l) {
             CellRun& u = *upper_[l - 1];
             Tensor& d_input = scratch_["d_input"];
             d_input.zero({T_ * N_, C});
@@ -688,7 +641,7 @@ private:
         run_backward(*backward_, d_backward.data(), dx_backward.data());
         forward_->accumulate_parameter_gradients(cell_gradients("encoder.0.forward"));
         backward_->accumulate_parameter_gradients(cell_gradients("encoder.0.backward"));
-        Tensor& d_table = grad(c_.source_embeddings());
+        Tensor& d_table = grad(config_.source_embeddings());
         for (int64_t n = 0; n < N_; ++n)
             for (int64_t t = 0; t < src_len_[n]; ++t) {
                 float* row = d_table.row(batch_->sources[n][t]);
@@ -696,7 +649,7 @@ private:
                 const float* b = dx_backward.row(rev(n, t) * N_ + n);
                 const float* mask = source_mask_.data() + (t * N_ + n) * E;
                 for (int64_t k = 0; k < E; ++k) row[k] += (a[k] + b[k]) * mask[k];
-                if (c_.lexical_model) {
+                if (config_.lexical_model) {
                     const float* l = d_lexical_source_.data() + (t * N_ + n) * E;
                     for (int64_t k = 0; k < E; ++k) row[k] += l[k] * mask[k];
                 }
@@ -714,18 +667,21 @@ private:
         run.input_gradient_all(dx);
     }
 
-    const Model& m_;
-    const ModelConfig& c_;
+    const Model& model_;
+    const ModelConfig& config_;
     const TrainingBatch* batch_ = nullptr;
     TrainingOptions opt_;
     DropoutMasks masks_;
     bool guided_ = false;                                      // this batch trains attention to given alignments
     Tensor alignment_targets_;                                 // [Ty·N, T]: the A_t of guided_alignment_loss
     std::vector<signed char> source_word_start_, target_word_start_;  // by piece id, filled when first needed
-    Gradients* g_ = nullptr;
+    Gradients* gradients_ = nullptr;
     int64_t N_ = 0, T_ = 0, Ty_ = 0;
     std::vector<int64_t> src_len_, tgt_len_;
-    Tensor source_embedded_, source_mask_, states_, states_mask_, mean_, init_, keys_;
+    Tensor source_embedded_, source_mask_, states_mask_, mean_;
+    EncodedBatch encoded_;  // the (dropped-out) encoder states, keys and s_0, as decoding has them
+    Attention attention_;
+    std::vector<int> row_sentence_;  // row r = t·N + n of the per-step tensors belongs to sentence n
     std::unique_ptr<CellRun> forward_, backward_, decoder_, decoder2_;  // decoder2_: conditional style only
     std::vector<std::unique_ptr<CellRun>> upper_;
     Tensor target_embedded_, target_mask_, queries_, projected_, weights_, energies_, context_, features_;

@@ -1,9 +1,11 @@
 // Forward and backward pass of the whole model over a batch of sentence pairs
 // (teacher forcing), giving the loss and the gradient of every parameter.
-// Every matrix product goes through oneDNN's sgemm; the cell, attention and
-// output equations are those of MODEL.md, the same the inference path runs
-// (tests check both against the plain-loop reference, and the gradients
-// against finite differences).
+// The forward pass is decoding's own: the encoder's joins, cell_step,
+// Attention::attend, decoder_step and deep_output (layers/), over the whole
+// batch, with a record of what the backward pass needs (CellRun's tape, the
+// attention's projections and tanh values). This file adds the loss and the
+// backward pass (tests check the forward pass against the plain-loop
+// reference, and the gradients against finite differences).
 #pragma once
 #include <cstdint>
 #include <map>
