@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "train/adam.h"
-#include "layers/cell_run.h"
+#include "train/cell_run.h"
 #include "layers/decoder.h"
 #include "core/error.h"
 #include "layers/encoder.h"

@@ -54,7 +54,7 @@ void cell_input(const CellWeights& w, const float* x, int64_t M, float* out, flo
 // activated gates (what a backward pass needs). h_prev, c_prev: [M, H] (c only
 // for LSTM). h_out, c_out: [M, H]; they must not alias the inputs.
 // h_recurrent [M, H], when not null, is what the recurrent products see
-// instead of h_prev (recurrent dropout in training, cell_run.h); the GRU's
+// instead of h_prev (recurrent dropout in training, train/cell_run.h); the GRU's
 // interpolation u∘h_prev still takes the state itself.
 void cell_step(CellType cell, const CellWeights& w, int64_t M, int64_t H, float* gates, const float* h_prev,
                const float* c_prev, float* h_out, float* c_out, CellScratch& scratch,

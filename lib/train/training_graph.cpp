@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "layers/attention.h"
-#include "layers/cell_run.h"
+#include "train/cell_run.h"
 #include "layers/decoder_step.h"
 #include "layers/encoded_batch.h"
 #include "layers/encoder.h"

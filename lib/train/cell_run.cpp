@@ -1,4 +1,4 @@
-#include "layers/cell_run.h"
+#include "train/cell_run.h"
 
 #include <cmath>
 #include <cstring>
