@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "core/error.h"
+#include "core/onednn_context.h"
 
 namespace {
 
@@ -63,6 +64,7 @@ std::string with_flags(const std::string& message, const CLI::App& app) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    nmt::prefer_vnni_to_amx();
     CLI::App app{"nmt: neural machine translation on the CPU (oneDNN-accelerated RNN encoder-decoder with attention)"};
 #ifdef NMT_MPI
     app.set_version_flag("--version", std::string("nmt ") + NMT_VERSION + " (with MPI: mpirun -np N nmt train)");

@@ -2,6 +2,8 @@
 
 #include <omp.h>
 
+#include <cstdlib>
+
 #include <dnnl.h>
 
 namespace nmt {
@@ -28,6 +30,12 @@ std::future<void> prepare_gemm_kernels() {
         float a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, c[4];
         dnnl_sgemm('N', 'N', 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
     });
+}
+
+void prefer_vnni_to_amx() {
+    if (std::getenv("ONEDNN_MAX_CPU_ISA") || std::getenv("DNNL_MAX_CPU_ISA")) return;
+    // A cap, not a requirement: a CPU without VNNI keeps its best ISA below it.
+    dnnl_set_max_cpu_isa(dnnl_cpu_isa_avx512_core_vnni);
 }
 
 }  // namespace nmt

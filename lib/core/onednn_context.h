@@ -16,4 +16,11 @@ void set_threads(int threads);  // 0 leaves OpenMP's default (OMP_NUM_THREADS or
 // is ready when they are (waiting for it is optional: the first sgemm waits).
 std::future<void> prepare_gemm_kernels();
 
+// Holds oneDNN to AVX-512 VNNI where the CPU has AMX too: its AMX int8 gemm
+// loses at decoding's small products (a scalar pass over each output; int8
+// with the shortlist at beam 5, batch 32 decoded 194 sentences/s with AMX
+// and 305 held to VNNI on an AMX Xeon, best of two runs), and fp32 does not use
+// AMX. Call before oneDNN's first use; ONEDNN_MAX_CPU_ISA, when set, wins.
+void prefer_vnni_to_amx();
+
 }  // namespace nmt

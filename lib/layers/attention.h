@@ -45,14 +45,14 @@ public:
     void attend(const EncodedBatch& batch, const float* queries, int64_t M, const int* row_sentence, float* context,
                 float* weights, const AttentionRecord* record = nullptr);
 
-    // The scores before the softmax, for one row (exposed for tests).
-    void scores(const EncodedBatch& batch, const float* query_or_projection, int sentence, float* out, float* scratch) const;
-
-    // What the per-row score needs from the query: W_q q for additive, q itself otherwise.
+    // The width of what a row is scored with: W_q q (A) for additive attention, q itself (D) otherwise.
     int64_t query_size() const;
-    void project_queries(const float* queries, int64_t M, float* out) const;
 
 private:
+    void project_queries(const float* queries, int64_t M, float* out) const;
+    // The scores before the softmax, for one row.
+    void scores(const EncodedBatch& batch, const float* query_or_projection, int sentence, float* out, float* scratch) const;
+
     const Model& model_;
     AttentionType type_;
     float scale_ = 1.0f;
