@@ -60,7 +60,6 @@ private:
     class StepOps;  // decoder_step's cells and attention for decoding (decoder.cpp)
     void embed(const int* tokens, int64_t M, float* out, int64_t stride) const;
     void rnn(const CellWeights& cell, DecoderState& state, int64_t M);
-    // output_ = tanh(W_o features + b_o), then log_probs from output_.
     void add_lexical_output(const EncodedBatch& batch, const DecoderState& state, const Tensor& attention);
     void vocabulary_projection(Tensor& log_probs);
 
