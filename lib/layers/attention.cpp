@@ -83,11 +83,10 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
     if (!record) {
         projected_.resize({M, Q});
         // Grown only (one row of tanh values per query row), not zeroed again each step.
-        if (scratch_.size() < M * (per_row + 1)) scratch_.resize({M * (per_row + 1)});
+        if (scratch_.size() < M * per_row) scratch_.resize({M * per_row});
     }
     float* projected = record ? record->projected : projected_.data();
-    float* energies = record ? record->energies : scratch_.data();
-    const int64_t energy_stride = record ? per_row : per_row + 1;
+    float* energies = per_row == 0 ? nullptr : record ? record->energies : scratch_.data();  // additive only
     project_queries(queries, M, projected);
     // Rows are independent and each is computed by one thread the same way,
     // so results do not depend on the thread count or on the other rows.
@@ -96,7 +95,7 @@ void Attention::attend(const EncodedBatch& batch, const float* queries, int64_t 
         const int s = row_sentence[m];
         const int64_t len = batch.lengths[s];
         float* alpha = weights + m * T;
-        scores(batch, projected + m * Q, s, alpha, energies ? energies + m * energy_stride : nullptr);
+        scores(batch, projected + m * Q, s, alpha, energies ? energies + m * per_row : nullptr);
         softmax_inplace(alpha, T, len);
         weighted_row_sum(alpha, len, batch.state(s, 0), C, C, context + m * C);
     }

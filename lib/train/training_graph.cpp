@@ -214,10 +214,6 @@ private:
         attention_.attend(encoded_, queries, N_, row_sentence_.data(), context_.row(r), weights_.row(r), &record);
         return context_.row(r);
     }
-    // x_j of sentence n as the encoder read it, dropout included: the lexical model's input.
-    const float* lexical_source(int64_t n, int64_t t) const {
-        return source_embedded_.data() + (t * N_ + n) * config_.dim_emb;
-    }
 
     // From d(context) of step t (and, with the lexical model, d(ℓ_t) in d_lexical_): gradients on
     // states, keys, v, source embeddings, and on the query (returned in dq).
@@ -242,7 +238,7 @@ private:
                 float* ds = dstates_.data() + (n * T_ + j) * C;
                 for (int64_t i = 0; i < C; ++i) ds[i] += alpha[j] * dc[i];
                 if (dl) {  // ℓ_t = Σ_j α_tj x_j: d(α_tj) += d(ℓ_t)·x_j, d(x_j) += α_tj d(ℓ_t)
-                    const float* x = lexical_source(n, j);
+                    const float* x = encoded_.embedding(n, j);  // as the encoder read it, dropout included
                     float* dx = d_lexical_source_.data() + (j * N_ + n) * E;
                     float lexical = 0;  // summed apart, as the shipped en->de model was trained
                     for (int64_t k = 0; k < E; ++k) {
