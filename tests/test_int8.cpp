@@ -57,12 +57,14 @@ TEST_CASE("int8: quantised weights are within half a step of the f32 weights, pe
             const QuantizedMatrix q = quantize_columns(W, transposed, levels);
             REQUIRE(q.K == 19);
             REQUIRE(q.N == 37);
+            REQUIRE(q.by_output == transposed);
             for (int64_t n = 0; n < q.N; ++n) {
                 float max_abs = 0.0f;
                 for (int64_t k = 0; k < q.K; ++k) max_abs = std::max(max_abs, std::fabs(weight(W, transposed, k, n)));
                 CHECK(q.scales[n] == doctest::Approx(max_abs / levels));
                 for (int64_t k = 0; k < q.K; ++k) {
-                    const int v = q.values[k * q.N + n];
+                    // Laid out as W is: by output when transposed.
+                    const int v = q.values[q.by_output ? n * q.K + k : k * q.N + n];
                     CHECK(std::abs(v) <= levels);
                     CHECK(std::fabs(v * q.scales[n] - weight(W, transposed, k, n)) <= 0.5f * q.scales[n] * 1.0001f);
                 }
@@ -148,6 +150,28 @@ TEST_CASE("int8: a column block accumulates into a strided output, batched rows 
     int8_product(x.data(), M, by_output, first, count, block.data(), count, false);
     for (int64_t m = 0; m < M; ++m)
         for (int64_t n = 0; n < count; ++n) CHECK(block[m * count + n] == full[m * N + first + n]);
+}
+
+// Turned round in 64 × 64 tiles: a shape of several tiles with ragged edges
+// on both sides, every value checked where it lands.
+TEST_CASE("int8: turning a layout round moves every value, across tiles and ragged edges") {
+    QuantizedMatrix q;
+    q.K = 150;
+    q.N = 70;
+    for (int64_t i = 0; i < q.K * q.N; ++i) q.values.push_back(static_cast<int8_t>(i * 7 % 251 - 125));
+    for (int64_t n = 0; n < q.N; ++n) q.scales.push_back(0.01f * static_cast<float>(n + 1));
+    const QuantizedMatrix turned = transposed_layout(q);
+    REQUIRE(turned.by_output);
+    REQUIRE(turned.K == q.K);
+    REQUIRE(turned.N == q.N);
+    CHECK(turned.scales == q.scales);
+    int64_t misplaced = 0;
+    for (int64_t k = 0; k < q.K; ++k)
+        for (int64_t n = 0; n < q.N; ++n) misplaced += turned.values[n * q.K + k] != q.values[k * q.N + n];
+    CHECK(misplaced == 0);
+    const QuantizedMatrix back = transposed_layout(turned);
+    CHECK(!back.by_output);
+    CHECK(back.values == q.values);
 }
 
 TEST_CASE("int8: decoding steps stay close to f32, for every architecture") {

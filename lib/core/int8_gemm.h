@@ -32,8 +32,9 @@ struct QuantizedMatrix {
 // 255·127·2 does not).
 int int8_weight_levels();
 
-// W as a QuantizedMatrix: `transposed` when W is stored [N, K] (out = x·Wᵀ,
-// as the tied output embeddings are).
+// W as a QuantizedMatrix, its values laid out as W is: `transposed` when W
+// is stored [N, K] (out = x·Wᵀ, as the tied output embeddings are), and then
+// by_output.
 QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels = int8_weight_levels());
 
 // The same matrix laid out the other way (by_output flipped).

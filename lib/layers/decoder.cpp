@@ -100,9 +100,8 @@ void Decoder::restrict_output(std::vector<int> ids) {
     const Tensor& bias = *out_.vocab_b;
     restricted_bias_.resize({n});
     for (int64_t i = 0; i < n; ++i) restricted_bias_[i] = bias[output_ids_[i]];
-    if (const QuantizedMatrix* full = out_.vocab_W_int8) {  // entries keep their own scales: cut, not requantised
-        if (output_rows_int8_.values.empty()) output_rows_int8_ = transposed_layout(*full);  // once, at the first cut
-        const QuantizedMatrix& rows = output_rows_int8_;
+    if (out_.vocab_W_int8) {  // entries keep their own scales: cut, not requantised
+        const QuantizedMatrix& rows = int8_output_layer(true);
         restricted_int8_.K = rows.K;
         restricted_int8_.N = n;
         restricted_int8_.by_output = true;
@@ -126,12 +125,20 @@ void Decoder::restrict_output(std::vector<int> ids) {
     }
 }
 
+const QuantizedMatrix& Decoder::int8_output_layer(bool by_output) {
+    const QuantizedMatrix& stored = *out_.vocab_W_int8;
+    if (stored.by_output == by_output) return stored;
+    if (output_layer_turned_.values.empty()) output_layer_turned_ = transposed_layout(stored);  // once, at first need
+    return output_layer_turned_;
+}
+
 void Decoder::vocabulary_projection(Tensor& log_probs) {
     const bool restricted = !output_ids_.empty();
     const int64_t M = output_.rows(), V = restricted ? static_cast<int64_t>(output_ids_.size()) : config_.target_vocab_size;
     log_probs.resize({M, V});
     const Tensor& bias = restricted ? restricted_bias_ : *out_.vocab_b;
-    const QuantizedMatrix* int8 = restricted ? (out_.vocab_W_int8 ? &restricted_int8_ : nullptr) : out_.vocab_W_int8;
+    const QuantizedMatrix* int8 =
+        !out_.vocab_W_int8 ? nullptr : restricted ? &restricted_int8_ : &int8_output_layer(false);
     const Tensor& W = restricted ? restricted_weights_ : *out_.vocab_W;
     if (int8) {  // stored [E, V] whichever way the f32 weights lie
         int8_product(output_.data(), M, *int8, 0, V, log_probs.data(), V, false);

@@ -93,9 +93,12 @@ private:
     std::vector<int> output_ids_;
     Tensor restricted_weights_, restricted_bias_;
     QuantizedMatrix restricted_int8_;
-    // The int8 output layer laid out by vocabulary entry, so that cutting it
-    // copies rows: made at the first restrict_output of an int8 model.
-    QuantizedMatrix output_rows_int8_;
+    // The int8 output layer laid out the other way from the model's: by
+    // vocabulary entry for a shortlist to cut rows from (an untied one is
+    // stored [E, V]), by input for the full product, where oneDNN's kernel
+    // is fastest (the tied one is stored by entry). Made at its first need.
+    const QuantizedMatrix& int8_output_layer(bool by_output);
+    QuantizedMatrix output_layer_turned_;
 };
 
 }  // namespace nmt
