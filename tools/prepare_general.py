@@ -7,7 +7,8 @@ Usage: tools/prepare_general.py FOREIGN [DATA_DIR] [OUT_DIR]
 
 Writes into OUT_DIR, one sentence a line, English in *.en and the other
 language in *.FOREIGN:
-  train.{en,FOREIGN}     every corpus, news repeated (--news-repeats), shuffled
+  train.{en,FOREIGN}     every corpus, news repeated (--news-repeats), Tatoeba
+                         too when asked (--tatoeba-repeats), shuffled
   valid.{en,FOREIGN}     what `nmt train` validates on: the first lines of
                          each development set below, so that every domain counts
   DOMAIN.dev.*           development sets, for tuning: tatoeba (cut from
@@ -138,6 +139,8 @@ def main():
     parser.add_argument("out", nargs="?")
     parser.add_argument("--news-repeats", type=int, default=3,
                         help="copies of the news training text (it is small and the only long-sentence text)")
+    parser.add_argument("--tatoeba-repeats", type=int, default=1,
+                        help="copies of Tatoeba's training pairs (everyday sentences: short, so a small share of the tokens)")
     parser.add_argument("--valid-per-domain", type=int, default=400,
                         help="lines of each development set in valid.*")
     parser.add_argument("--seed", type=int, default=1)
@@ -157,7 +160,7 @@ def main():
     # Tatoeba: the dev set is cut from the training file, group by group.
     pairs = [(en, xx) for _, en, xx in read_tsv(f"{data}/tatoeba/{tatoeba_name}.train.tsv", 2) if en and xx]
     rest, (dev["tatoeba"],) = hold_out(pairs, tatoeba_groups(pairs), [1000], "tatoeba-dev")
-    add_train("tatoeba", rest)
+    add_train("tatoeba", rest, args.tatoeba_repeats)
     test["tatoeba"] = [(en, xx) for _, en, xx in read_tsv(f"{data}/tatoeba/{tatoeba_name}.test.tsv", 2)]
 
     # Debian's gettext messages, cut by package; debconf templates train only.
