@@ -26,7 +26,7 @@ namespace {
 struct TranslateCommand {
     ModelChoice model;
     std::string input, output, alignments, svg_directory, format = "text";
-    std::string precision = "fp32";
+    std::string precision = "auto";
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
@@ -158,9 +158,9 @@ void add_translate_command(CLI::App& app) {
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
     c->add_option("--precision", o->precision,
-                  "Arithmetic of the decoder's products: fp32, or int8 (8-bit integer products, faster on CPUs with "
-                  "VNNI, within a few tenths of BLEU)")
-        ->check(CLI::IsMember({"fp32", "int8"}))
+                  "Arithmetic of the decoder's products: fp32, int8 (8-bit integer products, faster on CPUs with "
+                  "VNNI, within a few tenths of BLEU), or auto: int8 where the CPU has VNNI, else fp32")
+        ->check(CLI::IsMember({"auto", "fp32", "int8"}))
         ->capture_default_str();
     c->add_flag("--no-shortlist", o->no_shortlist,
                 "Score the whole target vocabulary at each step, even where the model has a lexical shortlist");

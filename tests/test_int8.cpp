@@ -238,5 +238,7 @@ TEST_CASE("int8: precision names") {
     CHECK(parse_precision("fp32") == Precision::FP32);
     CHECK(parse_precision("int8") == Precision::Int8);
     CHECK(to_string(Precision::Int8) == "int8");
-    CHECK(testing::error_of([] { parse_precision("int4"); }) == "unknown precision 'int4' (fp32 or int8)");
+    CHECK(parse_precision("auto") == default_precision());
+    CHECK(default_precision() == (int8_has_vnni() ? Precision::Int8 : Precision::FP32));
+    CHECK(testing::error_of([] { parse_precision("int4"); }) == "unknown precision 'int4' (fp32, int8 or auto)");
 }

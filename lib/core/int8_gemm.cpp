@@ -46,6 +46,8 @@ int int8_weight_levels() {
     return levels;
 }
 
+bool int8_has_vnni() { return has_vnni(); }
+
 QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
     if (W.shape.size() != 2) throw Error("int8: cannot quantise a tensor of shape " + shape_to_string(W.shape));
     QuantizedMatrix q;

@@ -32,6 +32,10 @@ struct QuantizedMatrix {
 // 255·127·2 does not).
 int int8_weight_levels();
 
+// Whether oneDNN's int8 kernels multiply with VNNI here (under its ISA cap),
+// where int8 products run at several times the f32 rate.
+bool int8_has_vnni();
+
 // W as a QuantizedMatrix, its values laid out as W is: `transposed` when W
 // is stored [N, K] (out = x·Wᵀ, as the tied output embeddings are), and then
 // by_output.

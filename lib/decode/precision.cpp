@@ -1,14 +1,18 @@
 #include "decode/precision.h"
 
 #include "core/error.h"
+#include "core/int8_gemm.h"
 
 namespace nmt {
 
 Precision parse_precision(const std::string& name) {
     if (name == "fp32") return Precision::FP32;
     if (name == "int8") return Precision::Int8;
-    throw Error("unknown precision '" + name + "' (fp32 or int8)");
+    if (name == "auto") return default_precision();
+    throw Error("unknown precision '" + name + "' (fp32, int8 or auto)");
 }
+
+Precision default_precision() { return int8_has_vnni() ? Precision::Int8 : Precision::FP32; }
 
 std::string to_string(Precision precision) { return precision == Precision::Int8 ? "int8" : "fp32"; }
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Issue 36: nmt shortlist writes a model with a lexical shortlist (the input
 # model untouched, never overwritten), nmt translate uses it unless told
-# --no-shortlist, --precision int8 translates one line per line, and nmt
-# bench prints fp32, int8 and +shortlist rows with BLEU and the shortlist's
-# coverage of the full search.
+# --no-shortlist, --precision int8, fp32 and auto (the default) translate one
+# line per line, and nmt bench prints fp32, int8 and +shortlist rows with
+# BLEU and the shortlist's coverage of the full search.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cli_test_setup "$@"
@@ -28,7 +28,8 @@ expect_eq "input model unchanged" "$before" "$(sha256sum <"$TMP/model.nmt")"
 
 # Translating: one line out per line in, every setting.
 printf 'the cat\n\na dog runs in the park\n' >"$TMP/in.txt"
-for flags in "" "--no-shortlist" "--precision int8" "--precision int8 --no-shortlist"; do
+for flags in "" "--no-shortlist" "--precision fp32" "--precision int8" "--precision int8 --no-shortlist" \
+    "--precision auto"; do
     # shellcheck disable=SC2086
     nmt translate -m "$TMP/short.nmt" $flags -i "$TMP/in.txt" >"$TMP/out.txt" 2>"$TMP/err" ||
         fail "translate $flags failed: $(cat "$TMP/err")"
