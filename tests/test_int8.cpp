@@ -208,6 +208,49 @@ TEST_CASE("int8: decoding steps stay close to f32, for every architecture") {
     }
 }
 
+// The int8 encoder steps its cells (layers/rnn_layer.h) with rows quantised
+// one by one: its states, keys and first decoder state stay close to f32's,
+// and a sentence's states are the same alone as in a batch, bit for bit.
+TEST_CASE("int8: the encoder stays close to f32, and batched equals one-by-one, for every architecture") {
+    for (const auto& config : testing::all_architectures()) {
+        CAPTURE(testing::describe(config));
+        Model model = testing::random_model(config, 63);
+        const int eos = model.source_vocab.eos_id();
+        const std::vector<std::vector<int>> sources = {{5, 9, 14, eos}, {7, 3, 11, 20, 8, 6, 12, eos}, {4, eos}};
+        set_decoding_precision(model, Precision::FP32);
+        const EncodedBatch f32 = Encoder(model).encode(sources);
+        set_decoding_precision(model, Precision::Int8);
+        REQUIRE(model.quantized("encoder.0.forward.W") != nullptr);
+        Encoder encoder(model);
+        const EncodedBatch int8 = encoder.encode(sources);
+        auto worst_gap = [](const Tensor& a, const Tensor& b) {
+            REQUIRE(a.shape == b.shape);
+            double worst = 0.0;
+            for (int64_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(double(a[i]) - b[i]));
+            return worst;
+        };
+        const double bound = 0.05 * 127.0 / int8_weight_levels();  // ±63 weights round twice as coarsely
+        const double states_gap = worst_gap(f32.states, int8.states);
+        CHECK(states_gap < bound);
+        CHECK(states_gap > 0.0);  // the int8 path did run
+        CHECK(worst_gap(f32.init_state, int8.init_state) < bound);
+        if (!f32.keys.values.empty()) CHECK(worst_gap(f32.keys, int8.keys) < bound);
+        for (size_t i = 0; i < sources.size(); ++i) {
+            CAPTURE(i);
+            const EncodedBatch alone = encoder.encode({sources[i]});
+            const int64_t C = alone.states.shape[2];
+            for (int64_t t = 0; t < alone.max_length; ++t)
+                for (int64_t k = 0; k < C; ++k)
+                    REQUIRE(alone.state(0, t)[k] == int8.state(static_cast<int64_t>(i), t)[k]);
+            // The first decoder state's tanh runs over the whole [N, D] block,
+            // whose vectorised body and tail split it differently for another
+            // N (in f32 too): equal to a float's last bits, not to all of them.
+            for (int64_t k = 0; k < alone.init_state.cols(); ++k)
+                REQUIRE(std::fabs(alone.init_state.row(0)[k] - int8.init_state.row(static_cast<int64_t>(i))[k]) <= 1e-6f);
+        }
+    }
+}
+
 TEST_CASE("int8: batched translation equals one-by-one, for every architecture") {
     const std::vector<std::string> lines = {"the cat sat on the mat", "", "a dog runs in the park",
                                             "bird sings", "the dog sat", "a cat runs on a mat in the park"};

@@ -10,11 +10,12 @@ dnnl::engine& cpu_engine();
 dnnl::stream& cpu_stream();
 void set_threads(int threads);  // 0 leaves OpenMP's default (OMP_NUM_THREADS or all cores)
 
-// oneDNN JIT-compiles its sgemm kernels at the process's first sgemm, about
-// 40 ms, a fifth of translating one line from start to end. Called before a
-// model loads, this compiles them on another thread meanwhile; the future
-// is ready when they are (waiting for it is optional: the first sgemm waits).
-std::future<void> prepare_gemm_kernels();
+// oneDNN JIT-compiles all its fp32 gemm kernels at the process's first
+// sgemm (36–41 ms on one core here), and its int8 ones at the first int8
+// product (6–10 ms). Called before a model loads, this compiles the kind the
+// run will use (`int8`: the int8 ones) on another thread meanwhile; the
+// future is ready when they are (waiting is optional: the first product waits).
+std::future<void> prepare_gemm_kernels(bool int8);
 
 // Holds oneDNN to AVX-512 VNNI where the CPU has AMX too: its AMX int8 gemm
 // loses at decoding's small products (a scalar pass over each output; int8

@@ -1,8 +1,10 @@
-// Which arithmetic decoding's products use (issue 36): f32 everywhere, or the
-// decoder's per-step products in int8 (core/int8_gemm.h): the RNN input and
-// recurrent products, the attention query projection, the deep output, the
-// lexical model and the vocabulary projection. The encoder runs once per
-// sentence through oneDNN's f32 RNN primitives either way.
+// Which arithmetic decoding's products use (issue 36): f32 everywhere, or
+// int8 (core/int8_gemm.h) for every weight matrix: the encoder's and the
+// decoder's RNN input and recurrent products (an int8 encoder steps its
+// cells as the decoder does, rather than on oneDNN's f32 RNN primitive), the
+// decoder's initial state, the attention keys and query projection, the deep
+// output, the lexical model and the vocabulary projection. (General
+// attention's W_a stays f32.)
 #pragma once
 #include <string>
 
@@ -17,8 +19,8 @@ Precision parse_precision(const std::string& name);
 std::string to_string(Precision precision);
 
 // What decoding uses unless told: int8 where the CPU multiplies int8 with
-// VNNI (with the shortlist, 1.4–2.1× the fp32 speed at every beam and batch
-// size measured, BLEU within 0.24 of fp32's on every test set and −0.01 on
+// VNNI (with the shortlist, 1.1–2.1× the fp32 speed at every beam and batch
+// size measured, BLEU within 0.19 of fp32's on every test set and +0.02 on
 // average: README's Speed), else fp32: int8 without VNNI, where the weights
 // keep to ±63, is not measured against it.
 Precision default_precision();

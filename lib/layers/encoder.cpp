@@ -111,7 +111,7 @@ void initial_decoder_state(const Model& model, const Tensor& states, const std::
     }
     const Tensor& W = model.param("decoder.init.W");
     init.resize({N, W.cols()});
-    linear(mean.data(), N, W, &model.param("decoder.init.b"), init.data());
+    linear(mean.data(), N, W, &model.param("decoder.init.b"), init.data(), false, model.quantized("decoder.init.W"));
     tanh_inplace(init.data(), init.size());
 }
 
@@ -121,7 +121,8 @@ void attention_keys(const Model& model, const Tensor& states, Tensor& keys) {
     if (model.config.attention == AttentionType::Additive) {
         const Tensor& Wk = model.param("attention.Wk");
         keys.resize({N, T, Wk.cols()});
-        linear(states.data(), rows, Wk, &model.param("attention.b"), keys.data());
+        linear(states.data(), rows, Wk, &model.param("attention.b"), keys.data(), false,
+               model.quantized("attention.Wk"));
     } else if (model.has("attention.Wa")) {
         // qᵀ W_a h = q · (W_a h): keys are W_a h_j, i.e. h_j · W_aᵀ.
         const Tensor& Wa = model.param("attention.Wa");

@@ -9,9 +9,11 @@ namespace nmt {
 
 namespace {
 
-// A layer-normalised cell, stepped on cell_step (what training's CellRun
-// steps too, without the tape): the input products of all steps in one
-// product first, then the recurrence.
+// A cell stepped on cell_step (what training's CellRun steps too, without
+// the tape): the input products of all steps in one product first, then the
+// recurrence. For layer-normalised cells, which oneDNN's RNN primitive does
+// not have, and for int8 ones, whose products (core/int8_gemm.h) quantise
+// each row on its own: oneDNN's int8 RNN takes one scale for all the data.
 class SteppedRnnLayer : public RnnLayer {
 public:
     SteppedRnnLayer(CellType cell, const CellWeights& weights) : cell_(cell), w_(weights) {}
@@ -45,7 +47,7 @@ private:
 
 std::unique_ptr<RnnLayer> make_rnn_layer(const Model& model, const std::string& prefix, CellType cell) {
     const CellWeights weights = cell_weights(model, prefix);
-    if (weights.ln_x) return std::make_unique<SteppedRnnLayer>(cell, weights);
+    if (weights.ln_x || weights.W_int8) return std::make_unique<SteppedRnnLayer>(cell, weights);
     return std::make_unique<OnednnRnnLayer>(cell, weights.W, weights.U, weights.b);
 }
 

@@ -1,7 +1,7 @@
 // A left-to-right GRU or LSTM layer over a whole time-major batch, from the
-// zero state: what the encoder runs at inference. A plain cell runs on
-// oneDNN's RNN primitive; oneDNN has no layer-normalised cell, so such a cell
-// runs step by step on cell_step, the code training runs.
+// zero state: what the encoder runs at inference. A plain f32 cell runs on
+// oneDNN's RNN primitive; a layer-normalised cell (oneDNN has none) or an
+// int8 one runs step by step on cell_step, the code training runs.
 #pragma once
 #include <cstdint>
 #include <memory>
