@@ -159,8 +159,8 @@ void add_translate_command(CLI::App& app) {
         ->check(CLI::Range(1, 4096))
         ->capture_default_str();
     c->add_option("--precision", o->precision,
-                  "Arithmetic of the decoder's products: fp32, int8 (8-bit integer products, faster on CPUs with "
-                  "VNNI, within a few tenths of BLEU), or auto: int8 where the CPU has VNNI, else fp32")
+                  "Arithmetic of the encoder's and decoder's products: fp32, int8 (8-bit integer products, faster "
+                  "on CPUs with VNNI, within a few tenths of BLEU), or auto: int8 where the CPU has VNNI, else fp32")
         ->check(CLI::IsMember({"auto", "fp32", "int8"}))
         ->capture_default_str();
     c->add_flag("--no-shortlist", o->no_shortlist,

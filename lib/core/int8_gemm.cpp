@@ -18,12 +18,6 @@ namespace {
 constexpr int activation_levels = 127;
 constexpr uint8_t activation_zero = 128;
 
-bool has_vnni() {
-    const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
-    return isa == dnnl_cpu_isa_avx512_core_vnni || isa == dnnl_cpu_isa_avx512_core_bf16 ||
-           isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
-}
-
 // std::nearbyint for |x| ≤ 2²²: adding and taking away 1.5·2²³ leaves x
 // rounded to an integer, ties to even, in the default rounding mode, inline
 // (nearbyintf is a library call on CPUs without SSE 4.1, most of quantising).
@@ -41,12 +35,16 @@ float row_max_abs(const float* x, int64_t n) {
 
 }  // namespace
 
-int int8_weight_levels() {
-    static const int levels = has_vnni() ? 127 : 63;
-    return levels;
+bool int8_has_vnni() {
+    const dnnl_cpu_isa_t isa = dnnl_get_effective_cpu_isa();
+    return isa == dnnl_cpu_isa_avx512_core_vnni || isa == dnnl_cpu_isa_avx512_core_bf16 ||
+           isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
 }
 
-bool int8_has_vnni() { return has_vnni(); }
+int int8_weight_levels() {
+    static const int levels = int8_has_vnni() ? 127 : 63;
+    return levels;
+}
 
 QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
     if (W.shape.size() != 2) throw Error("int8: cannot quantise a tensor of shape " + shape_to_string(W.shape));

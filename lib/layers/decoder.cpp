@@ -140,7 +140,7 @@ void Decoder::vocabulary_projection(Tensor& log_probs) {
     const QuantizedMatrix* int8 =
         !out_.vocab_W_int8 ? nullptr : restricted ? &restricted_int8_ : &int8_output_layer(false);
     const Tensor& W = restricted ? restricted_weights_ : *out_.vocab_W;
-    if (int8) {  // stored [E, V] whichever way the f32 weights lie
+    if (int8) {  // laid out by input for the full product, by vocabulary entry when cut
         int8_product(output_.data(), M, *int8, 0, V, log_probs.data(), V, false);
         add_bias(log_probs.data(), M, V, bias.data());
     } else if (config_.tied_embeddings) {
