@@ -22,7 +22,8 @@
 #   Interrupted? Run it again: it resumes from the checkpoint.
 #   THREADS (default 2; a run reproduces only at its thread count and on
 #   the same CPU instruction set), MAX_TIME (default 10h, the budget of the
-#   issue), MAX_STEPS (default 0: until MAX_TIME or patience).
+#   issue), MAX_STEPS (default 0: until MAX_TIME or patience), DIM_EMB,
+#   DIM_RNN and DIM_DEC (default 256, 256 and 512, the shipped width).
 #   Train with a copy of the binary (cp build/nmt runs/bin/nmt-train), so
 #   that rebuilding does not disturb a run.
 set -euo pipefail
@@ -42,7 +43,7 @@ exec "$nmt" train \
     --train-source "$data/train.$src" --train-target "$data/train.$trg" \
     --valid-source "$data/valid.$src" --valid-target "$data/valid.$trg" \
     --dec-style conditional --tied-embeddings-all --lexical-model \
-    --dim-emb 256 --dim-rnn 256 --dim-dec 512 \
+    --dim-emb "${DIM_EMB:-256}" --dim-rnn "${DIM_RNN:-256}" --dim-dec "${DIM_DEC:-512}" \
     --seed 1 --threads "${THREADS:-2}" \
     --batch-tokens 2000 --lr 0.002 --warmup 1000 --max-length 100 \
     --dropout-emb 0.1 --dropout-hidden 0.2 --label-smoothing 0.1 --exponential-smoothing 1e-4 \
