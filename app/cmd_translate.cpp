@@ -90,8 +90,7 @@ void run(TranslateCommand& o) {
     const auto gemm_kernels = prepare_gemm_kernels(precision == Precision::Int8);  // while the model loads
     const std::string model_path = o.model.path();
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
-    Model model = load_model(model_path);
-    set_decoding_precision(model, precision);
+    Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
     // An n-best list of N needs a beam of at least N: widened before the

@@ -285,3 +285,56 @@ TEST_CASE("int8: precision names") {
     CHECK(default_precision() == (int8_has_vnni() ? Precision::Int8 : Precision::FP32));
     CHECK(testing::error_of([] { parse_precision("int4"); }) == "unknown precision 'int4' (fp32, int8 or auto)");
 }
+
+TEST_CASE("int8: a model loaded for int8 holds the same int8 weights, no f32 copy of them, and translates the same") {
+    const std::vector<std::string> lines = {"the cat sat on the mat", "a dog runs in the park", "bird sings"};
+    for (const auto& config : testing::all_architectures()) {
+        CAPTURE(testing::describe(config));
+        for (DType storage : {DType::F16, DType::F32}) {
+            CAPTURE(dtype_name(storage));
+            const std::string path = testing::temp_path("int8_load", "model.nmt").string();
+            save_model(path, testing::random_model(config, 71), storage);
+            Model converted = load_model(path);
+            set_decoding_precision(converted, Precision::Int8);
+            const Model loaded = load_model(path, true);
+
+            REQUIRE(loaded.int8.size() == converted.int8.size());
+            for (const auto& [name, q] : converted.int8) {
+                CAPTURE(name);
+                const QuantizedMatrix* same = loaded.quantized(name);
+                REQUIRE(same != nullptr);
+                CHECK(same->values == q.values);
+                CHECK(same->scales == q.scales);
+                CHECK(same->by_output == q.by_output);
+                // Matrices only multiplied keep their shape and no values;
+                // the embeddings, also looked up, keep theirs.
+                const Tensor& f32 = loaded.param(name);
+                CHECK(f32.shape == converted.param(name).shape);
+                CHECK(f32.cols() == converted.param(name).cols());
+                const bool read_as_f32 = int8_matrices(config).at(name).read_as_f32;
+                CHECK(f32.values.empty() == !read_as_f32);
+            }
+            for (const auto& [name, values] : converted.parameters)
+                if (!converted.int8.count(name)) CHECK(loaded.param(name).values == values.values);
+
+            TranslateOptions options;
+            options.search.beam_size = 3;
+            const auto expected = Translator(converted).translate(lines, options);
+            const auto got = Translator(loaded).translate(lines, options);
+            for (size_t i = 0; i < lines.size(); ++i) {
+                CHECK(got[i].hypotheses[0].target_ids == expected[i].hypotheses[0].target_ids);
+                CHECK(got[i].hypotheses[0].score == expected[i].hypotheses[0].score);
+            }
+        }
+    }
+}
+
+TEST_CASE("int8: loading for int8 refuses a weight matrix that holds NaN, naming the file and the tensor") {
+    const ModelConfig config = testing::all_architectures().front();
+    Model model = testing::random_model(config, 72);
+    model.param("decoder.rnn.U").values[5] = std::nanf("");
+    const std::string path = testing::temp_path("int8_load", "nan.nmt").string();
+    save_model(path, model, DType::F16);
+    const std::string error = testing::error_of([&] { load_model(path, true); });
+    CHECK(error == path + ": tensor decoder.rnn.U contains NaN or infinity");
+}

@@ -9,6 +9,7 @@
 // exact), so batched products equal one-by-one products bit for bit.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "core/tensor.h"
@@ -40,6 +41,14 @@ bool int8_has_vnni();
 // is stored [N, K] (out = x·Wᵀ, as the tied output embeddings are), and then
 // by_output.
 QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels = int8_weight_levels());
+
+// The same for a matrix of `shape` read a row at a time: row(r, scratch)
+// returns row r, written into scratch (shape[1] floats) or found elsewhere.
+// Each row is asked for twice. A model loading for int8 decoding converts its
+// stored f16 rows so, and never makes the f32 matrix.
+using MatrixRows = std::function<const float*(int64_t row, float* scratch)>;
+QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool transposed,
+                                 int levels = int8_weight_levels());
 
 // The same matrix laid out the other way (by_output flipped).
 QuantizedMatrix transposed_layout(const QuantizedMatrix& W);

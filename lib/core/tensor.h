@@ -26,7 +26,11 @@ struct Tensor {
 
     int64_t size() const { return static_cast<int64_t>(values.size()); }
     int64_t rows() const { return shape.empty() ? 0 : shape[0]; }
-    int64_t cols() const { return shape.empty() ? 0 : size() / shape[0]; }
+    // From the shape alone, so that a weight whose values a model loaded for
+    // int8 decoding never made (Model::int8) still tells its dimensions.
+    int64_t cols() const {
+        return shape.empty() ? 0 : std::accumulate(shape.begin() + 1, shape.end(), int64_t{1}, std::multiplies<int64_t>());
+    }
     float* data() { return values.data(); }
     const float* data() const { return values.data(); }
     float* row(int64_t r) { return values.data() + r * cols(); }
@@ -50,5 +54,6 @@ struct Tensor {
 
 // No NaN or infinity among t's values (a bit test the compiler vectorises).
 bool all_finite(const Tensor& t);
+bool all_finite(const float* values, int64_t n);
 
 }  // namespace nmt

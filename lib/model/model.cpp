@@ -82,6 +82,33 @@ std::map<std::string, Shape> parameter_shapes(const ModelConfig& c) {
     return s;
 }
 
+std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& c) {
+    std::map<std::string, Int8Matrix> matrices;
+    // The encoder's cells and the products over its states too: then decoding
+    // never calls oneDNN's fp32 gemm, whose kernels take 36–41 ms to compile
+    // at a process's first product (int8's: 6–10 ms).
+    std::vector<std::string> cells = {"encoder.0.forward", "encoder.0.backward"};
+    for (int l = 1; l < c.encoder_depth; ++l) cells.push_back("encoder." + std::to_string(l));
+    cells.push_back("decoder.rnn");
+    if (c.decoder_style == DecoderStyle::Conditional) cells.push_back("decoder.rnn2");
+    for (const std::string& cell : cells) {
+        matrices[cell + ".W"] = {};
+        matrices[cell + ".U"] = {};
+    }
+    matrices["decoder.init.W"] = {};
+    if (c.attention == AttentionType::Additive) {
+        matrices["attention.Wk"] = {};
+        matrices["attention.Wq"] = {};
+    }
+    matrices["decoder.output.W"] = {};
+    if (c.lexical_model) matrices["decoder.lexical.W"] = {};
+    if (c.tied_embeddings)  // the output projection is x·Eᵀ: quantised per vocabulary entry
+        matrices["target.embeddings"] = {.transposed = true, .read_as_f32 = true};
+    else
+        matrices["decoder.vocab.W"] = {};
+    return matrices;
+}
+
 const QuantizedMatrix* Model::quantized(const std::string& name) const {
     const auto it = int8.find(name);
     return it == int8.end() ? nullptr : &it->second;
@@ -268,7 +295,7 @@ Shortlist take_shortlist(const std::string& path, const ModelConfig& config, con
 
 }  // namespace
 
-Model load_model(const std::string& path) {
+Model load_model(const std::string& path, bool int8) {
     ModelHeader header;
     std::map<std::string, Shape> shapes;
     SafetensorsFile file = read_safetensors(path, [&](const SafetensorsFile& table) {
@@ -276,11 +303,12 @@ Model load_model(const std::string& path) {
         shapes = parameter_shapes(header.config);
         check_model_table(path, table, shapes);
     });
-    return take_model(path, header.config, header.provenance, header.decoding, file);
+    return take_model(path, header.config, header.provenance, header.decoding, file,
+                      int8 ? int8_matrices(header.config) : std::map<std::string, Int8Matrix>{});
 }
 
 Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
-                 nlohmann::json decoding, SafetensorsFile& file) {
+                 nlohmann::json decoding, SafetensorsFile& file, const std::map<std::string, Int8Matrix>& int8) {
     auto vocab_bytes = [&](const char* name) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end() || it->second.dtype != DType::U8 || it->second.shape.size() != 1)
@@ -302,6 +330,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
         return std::make_pair(std::move(source), std::move(target));
     });
     std::map<std::string, Tensor> parameters;
+    std::map<std::string, QuantizedMatrix> quantized;
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
@@ -310,19 +339,38 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
                         ", the configuration expects " + shape_to_string(shape));
         if (!is_float(it->second.dtype))
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
-        Tensor values = it->second.to_float();
+        const auto not_finite = [&] { return Error(path + ": tensor " + name + " contains NaN or infinity"); };
+        const auto q = int8.find(name);
+        if (q != int8.end() && !q->second.read_as_f32) {  // int8 alone: quantised row by row from the file
+            const StoredTensor& stored = it->second;
+            const MatrixRows row = [&](int64_t r, float* scratch) {
+                stored.to_float(r * shape[1], shape[1], scratch);
+                if (!all_finite(scratch, shape[1])) throw not_finite();
+                return static_cast<const float*>(scratch);
+            };
+            quantized.emplace(name, quantize_columns(row, shape, q->second.transposed));
+            Tensor shape_only;
+            shape_only.shape = shape;
+            parameters.emplace(name, std::move(shape_only));
+        } else {
+            Tensor values = it->second.to_float();
+            if (!all_finite(values)) throw not_finite();
+            // Quantised now, while its values are in the cache.
+            if (q != int8.end()) quantized.emplace(name, quantize_columns(values, q->second.transposed));
+            parameters.emplace(name, std::move(values));
+        }
         file.tensors.erase(it);  // free the raw copy as we go
-        if (!all_finite(values)) throw Error(path + ": tensor " + name + " contains NaN or infinity");
-        parameters.emplace(name, std::move(values));
     }
+    // Before waiting for the vocabularies, which the other core is still building.
+    Shortlist shortlist = take_shortlist(path, config, file);
     auto [source, target] = vocabularies.get();
     if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)
         throw Error(path + ": embedded vocabularies have " + std::to_string(source.size()) + " and " +
                     std::to_string(target.size()) + " pieces, the configuration says " +
                     std::to_string(config.source_vocab_size) + " and " + std::to_string(config.target_vocab_size));
     Model model{config, std::move(parameters), std::move(source), std::move(target), std::move(provenance),
-                std::move(decoding)};
-    model.shortlist = take_shortlist(path, config, file);
+                std::move(decoding), std::move(quantized)};
+    model.shortlist = std::move(shortlist);
     return model;
 }
 

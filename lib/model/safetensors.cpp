@@ -183,6 +183,16 @@ Tensor StoredTensor::to_float() const {
     return out;
 }
 
+void StoredTensor::to_float(int64_t first, int64_t count, float* out) const {
+    if (dtype == DType::U8 || dtype == DType::I32)
+        throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
+    check_byte_count(*this);
+    if (first < 0 || count < 0 || first + count > shape_size(shape))
+        throw Error("values " + std::to_string(first) + " to " + std::to_string(first + count) + " of a tensor of " +
+                    std::to_string(shape_size(shape)) + " values");
+    convert_to_float(dtype, data() + first * dtype_size(dtype), out, count);
+}
+
 StoredTensor StoredTensor::from_float(const Tensor& tensor, DType dtype) {
     if (dtype == DType::U8 || dtype == DType::I32)
         throw Error("floats cannot be stored as " + dtype_name(dtype));

@@ -44,6 +44,8 @@ struct StoredTensor {
 
     // Float tensors of any stored float dtype, converted to f32.
     Tensor to_float() const;
+    // Values [first, first + count) of a float tensor, converted into out.
+    void to_float(int64_t first, int64_t count, float* out) const;
     static StoredTensor from_float(const Tensor& tensor, DType dtype = DType::F32);
     static StoredTensor from_bytes(const std::string& bytes);  // U8, 1-D
     std::string as_string() const;                             // U8 bytes back to a string
