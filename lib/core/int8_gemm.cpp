@@ -58,6 +58,14 @@ NMT_WIDEST_VECTORS void quantize_row_by_column(const float* __restrict x, int64_
     for (int64_t c = 0; c < n; ++c) out[c] = static_cast<int8_t>(round_to_even(x[c] / scales[c]));
 }
 
+// out[n] = sums[n] · (row_scale · column_scales[n]): products alone, so every
+// clone gives the same values (the accumulating form, whose multiply-add a
+// wider clone could fuse, is left to the default build).
+NMT_WIDEST_VECTORS void dequantize_row(const int32_t* __restrict sums, int64_t n, float row_scale,
+                                       const float* __restrict column_scales, float* __restrict out) {
+    for (int64_t c = 0; c < n; ++c) out[c] = static_cast<float>(sums[c]) * (row_scale * column_scales[c]);
+}
+
 }  // namespace
 
 bool int8_has_vnni() {
@@ -177,7 +185,7 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
         if (accumulate)
             for (int64_t n = 0; n < count; ++n) o[n] += static_cast<float>(s[n]) * (a * column_scales[n]);
         else
-            for (int64_t n = 0; n < count; ++n) o[n] = static_cast<float>(s[n]) * (a * column_scales[n]);
+            dequantize_row(s, count, a, column_scales, o);
     }
 }
 
