@@ -306,13 +306,22 @@ TEST_CASE("int8: a model loaded for int8 holds the same int8 weights, no f32 cop
                 CHECK(same->values == q.values);
                 CHECK(same->scales == q.scales);
                 CHECK(same->by_output == q.by_output);
-                // Matrices only multiplied keep their shape and no values;
-                // the embeddings, also looked up, keep theirs.
+                // No f32 copies: a shape and no values.
                 const Tensor& f32 = loaded.param(name);
                 CHECK(f32.shape == converted.param(name).shape);
                 CHECK(f32.cols() == converted.param(name).cols());
-                const bool read_as_f32 = int8_matrices(config).at(name).read_as_f32;
-                CHECK(f32.values.empty() == !read_as_f32);
+                CHECK(f32.values.empty());
+                // An embedding table is looked up in its stored form.
+                if (int8_matrices(config).at(name).looked_up) {
+                    const EmbeddingTable table = loaded.embedding_table(name);
+                    REQUIRE(table.stored != nullptr);
+                    std::vector<float> row(table.dim);
+                    for (int64_t id : {int64_t{0}, int64_t{7}, f32.rows() - 1}) {
+                        table.row(id, row.data());
+                        const Tensor& expected = converted.param(name);
+                        CHECK(std::equal(row.begin(), row.end(), expected.row(id)));
+                    }
+                }
             }
             for (const auto& [name, values] : converted.parameters)
                 if (!converted.int8.count(name)) CHECK(loaded.param(name).values == values.values);

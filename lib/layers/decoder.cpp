@@ -21,7 +21,7 @@ Decoder::Decoder(const Model& model)
 Decoder::OutputWeights Decoder::output_weights(const Model& model) {
     const bool lexical = model.config.lexical_model;
     const std::string vocab = model.config.tied_embeddings ? "target.embeddings" : "decoder.vocab.W";
-    return {&model.param("target.embeddings"),
+    return {model.embedding_table("target.embeddings"),
             &model.param("decoder.output.W"),
             &model.param("decoder.output.b"),
             model.quantized("decoder.output.W"),
@@ -65,9 +65,7 @@ void Decoder::select_rows(DecoderState& state, const std::vector<int>& parents) 
 }
 
 void Decoder::embed(const int* tokens, int64_t M, float* out, int64_t stride) const {
-    const Tensor& table = *out_.target_embeddings;
-    const int64_t E = table.cols();
-    for (int64_t m = 0; m < M; ++m) std::memcpy(out + m * stride, table.row(tokens[m]), E * sizeof(float));
+    for (int64_t m = 0; m < M; ++m) out_.target_embeddings.row(tokens[m], out + m * stride);
 }
 
 // s_t = RNN(rnn_input_, s_{t−1}) with `cell`; the new state replaces the old one.

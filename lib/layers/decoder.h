@@ -73,7 +73,7 @@ private:
     const std::optional<CellWeights> rnn2_weights_;  // conditional style only
     // The output layers' parameters, looked up once for the same reason.
     struct OutputWeights {
-        const Tensor* target_embeddings;
+        EmbeddingTable target_embeddings;
         const Tensor* deep_W;  // decoder.output.W, b
         const Tensor* deep_b;
         const QuantizedMatrix* deep_W_int8;

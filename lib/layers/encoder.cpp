@@ -22,8 +22,8 @@ Encoder::~Encoder() = default;
 // Time-major [T, N, E]; with `reversed`, each sentence's real tokens are laid
 // out last-to-first so a left-to-right pass computes the right-to-left states.
 void Encoder::embed(const std::vector<std::vector<int>>& sentences, int64_t T, bool reversed, Tensor& out) const {
-    const Tensor& table = model_.param(model_.config.source_embeddings());
-    const int64_t N = sentences.size(), E = table.cols();
+    const EmbeddingTable table = model_.embedding_table(model_.config.source_embeddings());
+    const int64_t N = sentences.size(), E = table.dim;
     out.resize({T, N, E});
     out.fill(0.0f);
     for (int64_t n = 0; n < N; ++n) {
@@ -31,7 +31,7 @@ void Encoder::embed(const std::vector<std::vector<int>>& sentences, int64_t T, b
         const int64_t len = ids.size();
         for (int64_t t = 0; t < len; ++t) {
             const int id = ids[reversed ? len - 1 - t : t];
-            std::memcpy(out.data() + (t * N + n) * E, table.row(id), E * sizeof(float));
+            table.row(id, out.data() + (t * N + n) * E);
         }
     }
 }

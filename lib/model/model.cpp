@@ -1,6 +1,7 @@
 #include "model/model.h"
 
 #include <cmath>
+#include <cstring>
 #include <future>
 #include <utility>
 
@@ -103,7 +104,7 @@ std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& c) {
     matrices["decoder.output.W"] = {};
     if (c.lexical_model) matrices["decoder.lexical.W"] = {};
     if (c.tied_embeddings)  // the output projection is x·Eᵀ: quantised per vocabulary entry
-        matrices["target.embeddings"] = {.transposed = true, .read_as_f32 = true};
+        matrices["target.embeddings"] = {.transposed = true, .looked_up = true};
     else
         matrices["decoder.vocab.W"] = {};
     return matrices;
@@ -112,6 +113,20 @@ std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& c) {
 const QuantizedMatrix* Model::quantized(const std::string& name) const {
     const auto it = int8.find(name);
     return it == int8.end() ? nullptr : &it->second;
+}
+
+EmbeddingTable Model::embedding_table(const std::string& name) const {
+    const Tensor& values = param(name);
+    const auto stored = stored_tables.find(name);
+    if (stored != stored_tables.end()) return {nullptr, &stored->second, values.cols()};
+    return {&values, nullptr, values.cols()};
+}
+
+void EmbeddingTable::row(int64_t id, float* out) const {
+    if (values)
+        std::memcpy(out, values->row(id), dim * sizeof(float));
+    else
+        stored->to_float(id * dim, dim, out);
 }
 
 const Tensor& Model::param(const std::string& name) const {
@@ -331,6 +346,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
     });
     std::map<std::string, Tensor> parameters;
     std::map<std::string, QuantizedMatrix> quantized;
+    std::map<std::string, StoredTensor> stored_tables;
     for (const auto& [name, shape] : parameter_shapes(config)) {
         auto it = file.tensors.find(name);
         if (it == file.tensors.end()) throw Error(path + ": missing tensor " + name);
@@ -341,7 +357,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
         const auto not_finite = [&] { return Error(path + ": tensor " + name + " contains NaN or infinity"); };
         const auto q = int8.find(name);
-        if (q != int8.end() && !q->second.read_as_f32) {  // int8 alone: quantised row by row from the file
+        if (q != int8.end()) {  // int8 alone: quantised row by row from the file
             const StoredTensor& stored = it->second;
             const MatrixRows row = [&](int64_t r, float* scratch) {
                 stored.to_float(r * shape[1], shape[1], scratch);
@@ -352,11 +368,10 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
             Tensor shape_only;
             shape_only.shape = shape;
             parameters.emplace(name, std::move(shape_only));
+            if (q->second.looked_up) stored_tables.emplace(name, std::move(it->second));  // holds the mapping open
         } else {
             Tensor values = it->second.to_float();
             if (!all_finite(values)) throw not_finite();
-            // Quantised now, while its values are in the cache.
-            if (q != int8.end()) quantized.emplace(name, quantize_columns(values, q->second.transposed));
             parameters.emplace(name, std::move(values));
         }
         file.tensors.erase(it);  // free the raw copy as we go
@@ -371,6 +386,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
     Model model{config, std::move(parameters), std::move(source), std::move(target), std::move(provenance),
                 std::move(decoding), std::move(quantized)};
     model.shortlist = std::move(shortlist);
+    model.stored_tables = std::move(stored_tables);
     return model;
 }
 

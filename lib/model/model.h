@@ -20,6 +20,16 @@ namespace nmt {
 
 std::map<std::string, Shape> parameter_shapes(const ModelConfig& config);
 
+// An embedding table, read a row at a time: its f32 values, or for a model
+// loaded for int8 decoding its stored values, each row converted as it is
+// looked up (a sentence reads a few hundred rows of the 16,000).
+struct EmbeddingTable {
+    const Tensor* values = nullptr;        // f32, or
+    const StoredTensor* stored = nullptr;  // as stored in the file
+    int64_t dim = 0;
+    void row(int64_t id, float* out) const;
+};
+
 struct Model {
     ModelConfig config;
     std::map<std::string, Tensor> parameters;  // std::map: references stay valid
@@ -34,12 +44,16 @@ struct Model {
     std::map<std::string, QuantizedMatrix> int8 = {};
     // The lexical shortlist decoding restricts the output to, if the file has one.
     Shortlist shortlist = {};
+    // Embedding tables a model loaded for int8 decoding keeps as stored, by
+    // parameter name (their parameters have a shape and no values).
+    std::map<std::string, StoredTensor> stored_tables = {};
 
     const Tensor& param(const std::string& name) const;
     Tensor& param(const std::string& name);
     bool has(const std::string& name) const { return parameters.count(name) > 0; }
     // The int8 form of parameter `name`, or null when it runs in f32.
     const QuantizedMatrix* quantized(const std::string& name) const;
+    EmbeddingTable embedding_table(const std::string& name) const;
     int64_t parameter_count() const;
 };
 
@@ -53,9 +67,10 @@ Model new_model(ModelConfig architecture, const std::string& source_vocab_path, 
 
 // The weight matrices int8 decoding multiplies (decode/precision.h), by name.
 struct Int8Matrix {
-    bool transposed = false;   // stored [N, K], out = x·Wᵀ: the tied output embeddings, by vocabulary entry
-    bool read_as_f32 = false;  // read in f32 too (embeddings are looked up), not only multiplied
+    bool transposed = false;  // stored [N, K], out = x·Wᵀ: the tied output embeddings, by vocabulary entry
+    bool looked_up = false;   // an embedding table, also read a row at a time, not only multiplied
 };
+
 std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& config);
 
 // Weights stored as F32, F16 or BF16; loading converts to f32. Written as
@@ -63,9 +78,10 @@ std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& config);
 void save_model(const std::string& path, const Model& model, DType storage = DType::F32);
 // With `int8`, for int8 decoding alone: fills model.int8 with the
 // int8_matrices, quantised straight from the stored values, and makes no f32
-// values for those that are not read_as_f32 (their parameters keep their
-// shapes, with no values): what set_decoding_precision(model, Int8) does to
-// a model loaded without, in a third of the memory traffic and time.
+// values for them (their parameters keep their shapes, with no values; the
+// embedding tables stay as stored, in stored_tables): what
+// set_decoding_precision(model, Int8) does to a model loaded without, at a
+// fraction of the memory traffic and time.
 Model load_model(const std::string& path, bool int8 = false);
 
 // What a model file and a training checkpoint share, for both readers: the
