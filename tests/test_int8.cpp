@@ -300,7 +300,8 @@ TEST_CASE("int8: a model loaded for int8 holds the same int8 weights, no f32 cop
 
             REQUIRE(loaded.int8.size() == converted.int8.size());
             for (const auto& [name, q] : converted.int8) {
-                CAPTURE(name);
+                const std::string& matrix = name;  // CAPTURE cannot take a structured binding under clang
+                CAPTURE(matrix);
                 const QuantizedMatrix* same = loaded.quantized(name);
                 REQUIRE(same != nullptr);
                 CHECK(same->values == q.values);

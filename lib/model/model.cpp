@@ -355,13 +355,16 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
                         ", the configuration expects " + shape_to_string(shape));
         if (!is_float(it->second.dtype))
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
-        const auto not_finite = [&] { return Error(path + ": tensor " + name + " contains NaN or infinity"); };
+        // Named again: a lambda may not capture a structured binding (C++17).
+        const std::string& tensor = name;
+        const auto not_finite = [&] { return Error(path + ": tensor " + tensor + " contains NaN or infinity"); };
         const auto q = int8.find(name);
         if (q != int8.end()) {  // int8 alone: quantised row by row from the file
             const StoredTensor& stored = it->second;
+            const int64_t cols = shape[1];  // a matrix: int8_matrices names only those
             const MatrixRows row = [&](int64_t r, float* scratch) {
-                stored.to_float(r * shape[1], shape[1], scratch);
-                if (!all_finite(scratch, shape[1])) throw not_finite();
+                stored.to_float(r * cols, cols, scratch);
+                if (!all_finite(scratch, cols)) throw not_finite();
                 return static_cast<const float*>(scratch);
             };
             quantized.emplace(name, quantize_columns(row, shape, q->second.transposed));
