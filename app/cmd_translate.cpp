@@ -87,7 +87,9 @@ void run(TranslateCommand& o) {
     }
     set_threads(o.threads);
     const Precision precision = parse_precision(o.precision);
-    const auto gemm_kernels = prepare_gemm_kernels(precision == Precision::Int8);  // while the model loads
+    // fp32's gemm kernels compile on another thread while the model loads;
+    // a model loaded for int8 compiles int8's itself, as it loads.
+    const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_gemm_kernels(false);
     const std::string model_path = o.model.path();
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
     Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
@@ -125,10 +127,13 @@ void run(TranslateCommand& o) {
         };
     const StreamStats stats = translate_stream(translator, reader, output.get(), s);
     if (fd != STDIN_FILENO) ::close(fd);
+    close_output(output, o.output.empty() || o.output == "-" ? "stdout" : o.output);
+    close_output(alignments, o.alignments);
     if (progress)
         std::fprintf(stderr, "\ntranslated %lld lines in %.2f s (%.1f lines/s, %.0f target tokens/s)\n",
                      static_cast<long long>(stats.lines), stats.seconds, stats.lines / stats.seconds,
                      stats.target_tokens / stats.seconds);
+    exit_without_teardown();
 }
 
 }  // namespace

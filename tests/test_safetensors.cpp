@@ -295,9 +295,40 @@ TEST_CASE("safetensors: an F16 tensor converts to exactly the values f16_to_f32 
         else
             CHECK_MESSAGE(bits(t[i]) == bits(expected), "half bits ", i);
     }
-    CHECK_FALSE(all_finite(t));
-    CHECK(all_finite(make_tensor({3}, {1.0f, -0.0f, 65504.0f})));
-    CHECK_FALSE(all_finite(make_tensor({2}, {1.0f, -std::numeric_limits<float>::infinity()})));
+    CHECK_FALSE(stored.all_finite());
+}
+
+// Every finite value of each float dtype, then one infinity or NaN put at
+// each position in turn (the check runs in vectors: head, body and tail).
+TEST_CASE("safetensors: all_finite finds an infinity or NaN at any position, in every float dtype") {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const float largest_half = 65504.0f, smallest_subnormal_half = 5.9604645e-8f;
+    const std::vector<float> finite = {1.0f,           -0.0f, largest_half, -largest_half, smallest_subnormal_half,
+                                       -3.5f,          0.0f,  1e-3f,        2.0f,          -1e4f,
+                                       0.25f,          7.0f,  -8.0f,        100.0f,        0.5f,
+                                       -0.125f,        3.0f,  -2.0f,        9.0f,          -11.0f,
+                                       12.0f,          13.0f, -14.0f,       15.0f,         16.0f,
+                                       largest_half,   -1.0f, 18.0f,        19.0f,         -20.0f,
+                                       21.0f,          22.0f, 23.0f,        -24.0f,        25.0f,
+                                       -largest_half,  26.0f};  // 37: past one 512-bit vector of either width
+    for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
+        CAPTURE(dtype_name(dtype));
+        const Tensor clean = make_tensor({static_cast<int64_t>(finite.size())}, finite);
+        CHECK(StoredTensor::from_float(clean, dtype).all_finite());
+        for (float bad : {inf, -inf, nan, -nan}) {
+            for (size_t at = 0; at < finite.size(); ++at) {
+                Tensor damaged = clean;
+                damaged[at] = bad;
+                CHECK_MESSAGE(!StoredTensor::from_float(damaged, dtype).all_finite(), "value ", bad, " at ", at);
+            }
+        }
+    }
+    CHECK(StoredTensor::from_float(make_tensor({0}, {}), DType::F16).all_finite());
+    CHECK_THROWS(StoredTensor::from_ints({1, 2}, {2}).all_finite());
+    // The largest f32 is finite as f32; stored as f16 it rounds to infinity.
+    const float largest = std::numeric_limits<float>::max();
+    CHECK(StoredTensor::from_float(make_tensor({2}, {largest, -largest}), DType::F32).all_finite());
+    CHECK_FALSE(StoredTensor::from_float(make_tensor({2}, {largest, -largest}), DType::F16).all_finite());
 }
 
 TEST_CASE("safetensors: bf16 conversion") {

@@ -12,9 +12,12 @@ void set_threads(int threads);  // 0 leaves OpenMP's default (OMP_NUM_THREADS or
 
 // oneDNN JIT-compiles all its fp32 gemm kernels at the process's first
 // sgemm (36–41 ms on one core here), and its int8 ones at the first int8
-// product (6–10 ms). Called before a model loads, this compiles the kind the
-// run will use (`int8`: the int8 ones) on another thread meanwhile; the
-// future is ready when they are (waiting is optional: the first product waits).
+// product (6–10 ms). compile_gemm_kernels runs one tiny product of the kind
+// the run will use (`int8`: the int8 ones), so that they are ready before the
+// first sentence; prepare_gemm_kernels does it on another thread, while a
+// model loads; the future is ready when they are (waiting is optional: the
+// first product waits).
+void compile_gemm_kernels(bool int8);
 std::future<void> prepare_gemm_kernels(bool int8);
 
 // Holds oneDNN to AVX-512 VNNI where the CPU has AMX too: its AMX int8 gemm

@@ -52,8 +52,4 @@ struct Tensor {
     }
 };
 
-// No NaN or infinity among t's values (a bit test the compiler vectorises).
-bool all_finite(const Tensor& t);
-bool all_finite(const float* values, int64_t n);
-
 }  // namespace nmt

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/onednn_context.h"
 #include "core/random.h"
 
 namespace nmt {
@@ -355,16 +356,13 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
                         ", the configuration expects " + shape_to_string(shape));
         if (!is_float(it->second.dtype))
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
-        // Named again: a lambda may not capture a structured binding (C++17).
-        const std::string& tensor = name;
-        const auto not_finite = [&] { return Error(path + ": tensor " + tensor + " contains NaN or infinity"); };
+        if (!it->second.all_finite()) throw Error(path + ": tensor " + name + " contains NaN or infinity");
         const auto q = int8.find(name);
         if (q != int8.end()) {  // int8 alone: quantised row by row from the file
             const StoredTensor& stored = it->second;
             const int64_t cols = shape[1];  // a matrix: int8_matrices names only those
-            const MatrixRows row = [&](int64_t r, float* scratch) {
+            const MatrixRows row = [&stored, cols](int64_t r, float* scratch) {
                 stored.to_float(r * cols, cols, scratch);
-                if (!all_finite(scratch, cols)) throw not_finite();
                 return static_cast<const float*>(scratch);
             };
             quantized.emplace(name, quantize_columns(row, shape, q->second.transposed));
@@ -373,13 +371,15 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
             parameters.emplace(name, std::move(shape_only));
             if (q->second.looked_up) stored_tables.emplace(name, std::move(it->second));  // holds the mapping open
         } else {
-            Tensor values = it->second.to_float();
-            if (!all_finite(values)) throw not_finite();
-            parameters.emplace(name, std::move(values));
+            parameters.emplace(name, it->second.to_float());
         }
         file.tensors.erase(it);  // free the raw copy as we go
     }
-    // Before waiting for the vocabularies, which the other core is still building.
+    // Before waiting for the vocabularies, which the other core is still
+    // building: the int8 products' kernels (their JIT compilation on a third
+    // thread, started before loading, had held the vocabularies back: 4 ms
+    // later at the median of `echo … | nmt translate`), and the shortlist.
+    if (!int8.empty()) compile_gemm_kernels(true);
     Shortlist shortlist = take_shortlist(path, config, file);
     auto [source, target] = vocabularies.get();
     if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)

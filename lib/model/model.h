@@ -81,7 +81,8 @@ void save_model(const std::string& path, const Model& model, DType storage = DTy
 // values for them (their parameters keep their shapes, with no values; the
 // embedding tables stay as stored, in stored_tables): what
 // set_decoding_precision(model, Int8) does to a model loaded without, at a
-// fraction of the memory traffic and time.
+// fraction of the memory traffic and time; and compiles oneDNN's int8
+// kernels (compile_gemm_kernels), so that the first product does not wait.
 Model load_model(const std::string& path, bool int8 = false);
 
 // What a model file and a training checkpoint share, for both readers: the
@@ -90,7 +91,8 @@ Model load_model(const std::string& path, bool int8 = false);
 // are tied) and every parameter of `config` (present, of its shape, a float
 // type, finite), taken out of `file` as they are converted. Throws
 // nmt::Error naming `path` and the problem.
-// `int8`: the matrices to put into model.int8, as load_model says.
+// `int8`: the matrices to put into model.int8, as load_model says (not
+// empty: the int8 kernels compiled too).
 Model take_model(const std::string& path, const ModelConfig& config, nlohmann::json provenance,
                  nlohmann::json decoding, SafetensorsFile& file, const std::map<std::string, Int8Matrix>& int8 = {});
 

@@ -46,6 +46,9 @@ struct StoredTensor {
     Tensor to_float() const;
     // Values [first, first + count) of a float tensor, converted into out.
     void to_float(int64_t first, int64_t count, float* out) const;
+    // No NaN or infinity among the values of a float tensor: read from the
+    // stored bits (a finite f16 or bf16 value converts to a finite float).
+    bool all_finite() const;
     static StoredTensor from_float(const Tensor& tensor, DType dtype = DType::F32);
     static StoredTensor from_bytes(const std::string& bytes);  // U8, 1-D
     std::string as_string() const;                             // U8 bytes back to a string
