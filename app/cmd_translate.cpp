@@ -89,7 +89,7 @@ void run(TranslateCommand& o) {
     const Precision precision = parse_precision(o.precision);
     // fp32's gemm kernels compile on another thread while the model loads;
     // a model loaded for int8 compiles int8's itself, as it loads.
-    const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_gemm_kernels(false);
+    const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
     const std::string model_path = o.model.path();
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
     Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads

@@ -74,6 +74,13 @@ bool int8_has_vnni() {
            isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
 }
 
+void compile_int8_kernels() {
+    uint8_t a[4] = {0, 0, 0, 0};
+    int8_t b[4] = {0, 0, 0, 0};
+    int32_t c[4], offset = 0;
+    dnnl_gemm_u8s8s32('N', 'N', 'F', 2, 2, 2, 1.0f, a, 2, 0, b, 2, 0, 0.0f, c, 2, &offset);
+}
+
 int int8_weight_levels() {
     static const int levels = int8_has_vnni() ? 127 : 63;
     return levels;

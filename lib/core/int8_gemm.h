@@ -37,6 +37,11 @@ int int8_weight_levels();
 // where int8 products run at several times the f32 rate.
 bool int8_has_vnni();
 
+// oneDNN JIT-compiles its int8 gemm kernels at a process's first int8
+// product (6–10 ms on one core here): one tiny product, so that the first
+// real one does not wait (model loading calls it for int8 decoding).
+void compile_int8_kernels();
+
 // W as a QuantizedMatrix, its values laid out as W is: `transposed` when W
 // is stored [N, K] (out = x·Wᵀ, as the tied output embeddings are), and then
 // by_output.

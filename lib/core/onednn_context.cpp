@@ -26,20 +26,11 @@ void set_threads(int threads) {
     if (threads > 0) omp_set_num_threads(threads);
 }
 
-void compile_gemm_kernels(bool int8) {
-    if (int8) {
-        uint8_t a[4] = {0, 0, 0, 0};
-        int8_t b[4] = {0, 0, 0, 0};
-        int32_t c[4], offset = 0;
-        dnnl_gemm_u8s8s32('N', 'N', 'F', 2, 2, 2, 1.0f, a, 2, 0, b, 2, 0, 0.0f, c, 2, &offset);
-    } else {
+std::future<void> prepare_fp32_gemm_kernels() {
+    return std::async(std::launch::async, [] {
         float a[4] = {0, 0, 0, 0}, b[4] = {0, 0, 0, 0}, c[4];
         dnnl_sgemm('N', 'N', 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2);
-    }
-}
-
-std::future<void> prepare_gemm_kernels(bool int8) {
-    return std::async(std::launch::async, [int8] { compile_gemm_kernels(int8); });
+    });
 }
 
 void prefer_vnni_to_amx() {

@@ -11,14 +11,12 @@ dnnl::stream& cpu_stream();
 void set_threads(int threads);  // 0 leaves OpenMP's default (OMP_NUM_THREADS or all cores)
 
 // oneDNN JIT-compiles all its fp32 gemm kernels at the process's first
-// sgemm (36–41 ms on one core here), and its int8 ones at the first int8
-// product (6–10 ms). compile_gemm_kernels runs one tiny product of the kind
-// the run will use (`int8`: the int8 ones), so that they are ready before the
-// first sentence; prepare_gemm_kernels does it on another thread, while a
-// model loads; the future is ready when they are (waiting is optional: the
-// first product waits).
-void compile_gemm_kernels(bool int8);
-std::future<void> prepare_gemm_kernels(bool int8);
+// sgemm (36–41 ms on one core here, whatever its size). Called before a
+// model loads, this runs one tiny sgemm on another thread meanwhile; the
+// future is ready when it has (waiting is optional: the first product
+// waits). A model loaded for int8 compiles int8's kernels as it loads
+// (compile_int8_kernels, core/int8_gemm.h).
+std::future<void> prepare_fp32_gemm_kernels();
 
 // Holds oneDNN to AVX-512 VNNI where the CPU has AMX too: its AMX int8 gemm
 // loses at decoding's small products (a scalar pass over each output; int8

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "core/error.h"
-#include "core/onednn_context.h"
 #include "core/random.h"
 
 namespace nmt {
@@ -379,7 +378,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
     // building: the int8 products' kernels (their JIT compilation on a third
     // thread, started before loading, had held the vocabularies back: 4 ms
     // later at the median of `echo … | nmt translate`), and the shortlist.
-    if (!int8.empty()) compile_gemm_kernels(true);
+    if (!int8.empty()) compile_int8_kernels();
     Shortlist shortlist = take_shortlist(path, config, file);
     auto [source, target] = vocabularies.get();
     if (source.size() != config.source_vocab_size || target.size() != config.target_vocab_size)

@@ -82,7 +82,7 @@ void save_model(const std::string& path, const Model& model, DType storage = DTy
 // embedding tables stay as stored, in stored_tables): what
 // set_decoding_precision(model, Int8) does to a model loaded without, at a
 // fraction of the memory traffic and time; and compiles oneDNN's int8
-// kernels (compile_gemm_kernels), so that the first product does not wait.
+// kernels (compile_int8_kernels), so that the first product does not wait.
 Model load_model(const std::string& path, bool int8 = false);
 
 // What a model file and a training checkpoint share, for both readers: the

@@ -168,20 +168,31 @@ void convert_to_float(DType dtype, const uint8_t* in, float* out, int64_t n) {
     }
 }
 
-// Whether any of n values (of `Bits`, little-endian as stored) has every
+// Whether any of n stored values (little-endian, 16 or 32 bits) has every
 // bit of `exponent` set: infinity or NaN in that float format. Branch-free,
 // in the CPU's widest vectors: it reads every weight of a model at load.
-template <typename Bits>
-__attribute__((target_clones("avx512f", "avx2", "default"))) bool any_exponent_full(const uint8_t* in, int64_t n,
-                                                                                  Bits exponent) {
-    Bits full = 0;
+// (Two functions, not a template: clang cannot clone a template.)
+#define NMT_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
+NMT_WIDEST_VECTORS bool any_exponent_full_16(const uint8_t* in, int64_t n, uint16_t exponent) {
+    uint16_t full = 0;
     for (int64_t i = 0; i < n; ++i) {
-        Bits value;
-        std::memcpy(&value, in + i * sizeof(Bits), sizeof(Bits));
-        full |= static_cast<Bits>((value & exponent) == exponent);
+        uint16_t value;
+        std::memcpy(&value, in + 2 * i, 2);
+        full |= static_cast<uint16_t>((value & exponent) == exponent);
     }
     return full != 0;
 }
+
+NMT_WIDEST_VECTORS bool any_exponent_full_32(const uint8_t* in, int64_t n, uint32_t exponent) {
+    uint32_t full = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        uint32_t value;
+        std::memcpy(&value, in + 4 * i, 4);
+        full |= static_cast<uint32_t>((value & exponent) == exponent);
+    }
+    return full != 0;
+}
+#undef NMT_WIDEST_VECTORS
 
 void check_float_dtype(DType dtype) {
     if (dtype == DType::U8 || dtype == DType::I32)
@@ -216,9 +227,9 @@ bool StoredTensor::all_finite() const {
     check_byte_count(*this);
     const int64_t n = shape_size(shape);
     switch (dtype) {
-        case DType::F32: return !any_exponent_full<uint32_t>(data(), n, 0x7f800000u);
-        case DType::F16: return !any_exponent_full<uint16_t>(data(), n, 0x7c00u);
-        case DType::BF16: return !any_exponent_full<uint16_t>(data(), n, 0x7f80u);
+        case DType::F32: return !any_exponent_full_32(data(), n, 0x7f800000u);
+        case DType::F16: return !any_exponent_full_16(data(), n, 0x7c00u);
+        case DType::BF16: return !any_exponent_full_16(data(), n, 0x7f80u);
         default: throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
     }
 }
