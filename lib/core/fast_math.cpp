@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "core/widest_vectors.h"
+
 namespace nmt {
 
 namespace {
@@ -64,21 +66,19 @@ inline float row_max(const float* row, int64_t n) {
 
 }  // namespace
 
-#define NMT_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-
-NMT_CLONES void exp_inplace(float* x, int64_t n) {
+NMT_WIDEST_VECTORS void exp_inplace(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] = exp_scalar(x[i]);
 }
 
-NMT_CLONES void tanh_inplace(float* x, int64_t n) {
+NMT_WIDEST_VECTORS void tanh_inplace(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] = tanh_scalar(x[i]);
 }
 
-NMT_CLONES void sigmoid_inplace(float* x, int64_t n) {
+NMT_WIDEST_VECTORS void sigmoid_inplace(float* x, int64_t n) {
     for (int64_t i = 0; i < n; ++i) x[i] = sigmoid_scalar(x[i]);
 }
 
-NMT_CLONES void log_softmax_inplace(float* row, int64_t n) {
+NMT_WIDEST_VECTORS void log_softmax_inplace(float* row, int64_t n) {
     const float max = row_max(row, n);
     // Summed in eight running sums that meet at the end, as row_max takes its
     // maximum: a sum taken one value after another stays scalar, each add
@@ -99,7 +99,7 @@ NMT_CLONES void log_softmax_inplace(float* row, int64_t n) {
     for (int64_t i = 0; i < n; ++i) row[i] -= shift;
 }
 
-NMT_CLONES void softmax_inplace(float* row, int64_t n, int64_t valid) {
+NMT_WIDEST_VECTORS void softmax_inplace(float* row, int64_t n, int64_t valid) {
     const float max = row_max(row, valid);
     float sum = 0.0f;
     for (int64_t i = 0; i < valid; ++i) {

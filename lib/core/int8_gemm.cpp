@@ -8,6 +8,7 @@
 #include "core/backed_memory.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/widest_vectors.h"
 
 namespace nmt {
 
@@ -27,9 +28,7 @@ inline float round_to_even(float x) {
 }
 
 // Quantising walks every weight of a model while it loads: in the CPU's
-// widest vectors where it has them (one binary serves every CPU). The ops are
-// IEEE single precision in every clone, so every clone gives the same values.
-#define NMT_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
+// widest vectors where it has them (core/widest_vectors.h).
 
 NMT_WIDEST_VECTORS float row_max_abs(const float* x, int64_t n) {
     float m = 0.0f;

@@ -19,6 +19,7 @@
 
 #include "core/backed_memory.h"
 #include "core/error.h"
+#include "core/widest_vectors.h"
 #include "io/output_file.h"
 
 // The format stores little-endian bytes and we copy them straight into floats.
@@ -168,31 +169,28 @@ void convert_to_float(DType dtype, const uint8_t* in, float* out, int64_t n) {
     }
 }
 
-// Whether any of n stored values (little-endian, 16 or 32 bits) has every
-// bit of `exponent` set: infinity or NaN in that float format. Branch-free,
-// in the CPU's widest vectors: it reads every weight of a model at load.
-// (Two functions, not a template: clang cannot clone a template.)
-#define NMT_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
-NMT_WIDEST_VECTORS bool any_exponent_full_16(const uint8_t* in, int64_t n, uint16_t exponent) {
-    uint16_t full = 0;
+// Whether any of n stored values (`Bits` wide, little-endian) has every bit
+// of `exponent` set: infinity or NaN in that float format. Branch-free, in
+// the CPU's widest vectors (one clone per width): it reads every weight of a
+// model at load.
+template <typename Bits>
+inline __attribute__((always_inline)) bool any_exponent_full(const uint8_t* in, int64_t n, Bits exponent) {
+    Bits full = 0;
     for (int64_t i = 0; i < n; ++i) {
-        uint16_t value;
-        std::memcpy(&value, in + 2 * i, 2);
-        full |= static_cast<uint16_t>((value & exponent) == exponent);
+        Bits value;
+        std::memcpy(&value, in + i * sizeof(Bits), sizeof(Bits));
+        full |= static_cast<Bits>((value & exponent) == exponent);
     }
     return full != 0;
 }
 
-NMT_WIDEST_VECTORS bool any_exponent_full_32(const uint8_t* in, int64_t n, uint32_t exponent) {
-    uint32_t full = 0;
-    for (int64_t i = 0; i < n; ++i) {
-        uint32_t value;
-        std::memcpy(&value, in + 4 * i, 4);
-        full |= static_cast<uint32_t>((value & exponent) == exponent);
-    }
-    return full != 0;
+NMT_WIDEST_VECTORS bool any_exponent_full_16(const uint8_t* in, int64_t n, uint16_t exponent) {
+    return any_exponent_full(in, n, exponent);
 }
-#undef NMT_WIDEST_VECTORS
+
+NMT_WIDEST_VECTORS bool any_exponent_full_32(const uint8_t* in, int64_t n, uint32_t exponent) {
+    return any_exponent_full(in, n, exponent);
+}
 
 void check_float_dtype(DType dtype) {
     if (dtype == DType::U8 || dtype == DType::I32)
@@ -206,7 +204,7 @@ Tensor StoredTensor::to_float() const {
     out.shape = shape;
     const int64_t n = shape_size(shape);
     check_float_dtype(dtype);
-    check_byte_count(*this);
+    check_byte_count(*this);  // before allocating what a damaged shape claims (the range form checks again)
     reserve_backed(out.values, static_cast<size_t>(n));  // a model's worth of page faults cost more than converting it
     out.values.resize(static_cast<size_t>(n));
     to_float(0, n, out.data());
@@ -226,12 +224,8 @@ bool StoredTensor::all_finite() const {
     check_float_dtype(dtype);
     check_byte_count(*this);
     const int64_t n = shape_size(shape);
-    switch (dtype) {
-        case DType::F32: return !any_exponent_full_32(data(), n, 0x7f800000u);
-        case DType::F16: return !any_exponent_full_16(data(), n, 0x7c00u);
-        case DType::BF16: return !any_exponent_full_16(data(), n, 0x7f80u);
-        default: throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
-    }
+    if (dtype == DType::F32) return !any_exponent_full_32(data(), n, 0x7f800000u);
+    return !any_exponent_full_16(data(), n, dtype == DType::F16 ? 0x7c00u : 0x7f80u);  // F16 or BF16
 }
 
 StoredTensor StoredTensor::from_float(const Tensor& tensor, DType dtype) {
