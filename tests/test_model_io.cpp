@@ -208,6 +208,18 @@ struct RawModel {
         header = nlohmann::json::parse(bytes.substr(8, length));
         data = bytes.substr(8 + length);
     }
+    // A tensor appended after the others.
+    void append(const std::string& name, const nlohmann::json& entry_without_offsets, const std::string& bytes) {
+        nlohmann::json entry = entry_without_offsets;
+        entry["data_offsets"] = {data.size(), data.size() + bytes.size()};
+        header[name] = entry;
+        data += bytes;
+    }
+    std::string bytes_of(const std::string& name) const {
+        const auto begin = header[name]["data_offsets"][0].get<size_t>();
+        const auto end = header[name]["data_offsets"][1].get<size_t>();
+        return data.substr(begin, end - begin);
+    }
     void write(const std::string& path) const {
         const std::string text = header.dump();
         const uint64_t length = text.size();
@@ -241,22 +253,24 @@ TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or 
 
     // The embedded SentencePiece model as a matrix: said so, not "missing".
     RawModel matrix = saved;
-    const auto bytes = matrix.header["vocab.source"]["shape"][0].get<int64_t>();
+    const auto bytes = matrix.header["vocab.target"]["shape"][0].get<int64_t>();
     REQUIRE(bytes % 2 == 0);
-    matrix.header["vocab.source"]["shape"] = {2, bytes / 2};
+    matrix.header["vocab.target"]["shape"] = {2, bytes / 2};
     matrix.write(path);
     CHECK(error_of([&] { load_model(path); }) ==
-          path + ": tensor vocab.source is U8 [2," + std::to_string(bytes / 2) +
+          path + ": tensor vocab.target is U8 [2," + std::to_string(bytes / 2) +
               "], expected a 1-D U8 tensor (the embedded SentencePiece model)");
 
-    // One byte of a piece changed inside vocab.source: still a valid
-    // SentencePiece model, so only the joint copy in vocab.target shows it.
+    // A version 1 file stores the joint vocabulary twice. One byte of a
+    // piece changed inside vocab.source: still a valid SentencePiece model,
+    // so only the joint copy in vocab.target shows it.
     RawModel flipped = saved;
-    const auto begin = flipped.header["vocab.source"]["data_offsets"][0].get<size_t>();
-    const auto end = flipped.header["vocab.source"]["data_offsets"][1].get<size_t>();
-    const size_t piece = flipped.data.find("\xe2\x96\x81", begin);  // "▁", which starts word pieces
-    REQUIRE(piece + 4 < end);
-    flipped.data[piece + 3] = flipped.data[piece + 3] == 'q' ? 'z' : 'q';
+    flipped.header["__metadata__"]["format_version"] = "1";
+    std::string source = saved.bytes_of("vocab.target");
+    const size_t piece = source.find("\xe2\x96\x81");  // "▁", which starts word pieces
+    REQUIRE(piece + 4 < source.size());
+    source[piece + 3] = source[piece + 3] == 'q' ? 'z' : 'q';
+    flipped.append("vocab.source", {{"dtype", "U8"}, {"shape", {source.size()}}}, source);
     flipped.write(path);
     CHECK(error_of([&] { load_model(path); }) ==
           path + ": vocab.source and vocab.target differ, but a model with tied source embeddings stores one joint "
@@ -265,6 +279,50 @@ TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or 
     // And the undamaged bytes load.
     saved.write(path);
     CHECK(load_model(path).config.tied_source_embeddings);
+}
+
+TEST_CASE("model io: a joint vocabulary is stored once, two different ones twice, and version 1 files still load") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Conditional, AttentionType::Additive);
+    const auto path = io_path("vocabularies.nmt").string();
+
+    // The same SentencePiece model on both sides: one copy, read back for both.
+    const Model joint = testing::random_model(config, 85);
+    REQUIRE(joint.source_vocab.serialized() == joint.target_vocab.serialized());
+    save_model(path, joint);
+    const RawModel once(path);
+    CHECK(once.header["__metadata__"]["format_version"] == "2");
+    CHECK(!once.header.contains("vocab.source"));
+    CHECK(once.bytes_of("vocab.target") == joint.target_vocab.serialized());
+    const Model loaded = load_model(path);
+    CHECK(loaded.source_vocab.serialized() == joint.source_vocab.serialized());
+    CHECK(loaded.target_vocab.serialized() == joint.target_vocab.serialized());
+    CHECK(loaded.source_vocab.encode("a man") == joint.source_vocab.encode("a man"));
+
+    // A version 1 file stores it twice, and loads; one without vocab.source is damaged.
+    RawModel twice = once;
+    twice.header["__metadata__"]["format_version"] = "1";
+    const std::string vocabulary = once.bytes_of("vocab.target");
+    RawModel lacking = twice;
+    twice.append("vocab.source", {{"dtype", "U8"}, {"shape", {vocabulary.size()}}}, vocabulary);
+    twice.write(path);
+    CHECK(load_model(path).source_vocab.serialized() == joint.source_vocab.serialized());
+    lacking.write(path);
+    CHECK(error_of([&] { load_model(path); }) ==
+          path + ": missing tensor vocab.source (the embedded SentencePiece model)");
+
+    // Different models on the two sides: both stored, each read back as itself.
+    Vocabulary source(testing::tiny_spm(60, "unigram"), "unigram"), target(testing::tiny_spm(40, "bpe"), "bpe");
+    REQUIRE(source.serialized() != target.serialized());
+    config.source_vocab_size = source.size();
+    config.target_vocab_size = target.size();
+    const Model separate = init_model(config, 86, source, target);
+    save_model(path, separate);
+    const RawModel both(path);
+    CHECK(both.bytes_of("vocab.source") == source.serialized());
+    CHECK(both.bytes_of("vocab.target") == target.serialized());
+    const Model loaded_separate = load_model(path);
+    CHECK(loaded_separate.source_vocab.serialized() == source.serialized());
+    CHECK(loaded_separate.target_vocab.serialized() == target.serialized());
 }
 
 TEST_CASE("model io: every truncation of a model file is refused, never crashes") {

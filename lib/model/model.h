@@ -73,8 +73,9 @@ struct Int8Matrix {
 
 std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& config);
 
-// Weights stored as F32, F16 or BF16; loading converts to f32. Written as
-// write_output_file writes (atomically, for a regular file).
+// Weights stored as F32, F16 or BF16; loading converts to f32. A joint
+// vocabulary (the same SentencePiece model on both sides) is stored once.
+// Written as write_output_file writes (atomically, for a regular file).
 void save_model(const std::string& path, const Model& model, DType storage = DType::F32);
 // With `int8`, for int8 decoding alone: fills model.int8 with the
 // int8_matrices, quantised straight from the stored values, and makes no f32
@@ -87,8 +88,9 @@ Model load_model(const std::string& path, bool int8 = false);
 
 // What a model file and a training checkpoint share, for both readers: the
 // embedded vocabularies ("vocab.source", "vocab.target": sizes as the
-// configuration says, one joint model stored twice when source embeddings
-// are tied) and every parameter of `config` (present, of its shape, a float
+// configuration says, the same bytes when source embeddings are tied;
+// load_model supplies vocab.source for a model file that stores a joint
+// vocabulary once) and every parameter of `config` (present, of its shape, a float
 // type, finite), taken out of `file` as they are converted. Throws
 // nmt::Error naming `path` and the problem.
 // `int8`: the matrices to put into model.int8, as load_model says (not
