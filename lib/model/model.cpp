@@ -209,7 +209,7 @@ namespace {
 
 // The metadata of a model file, parsed and checked.
 struct ModelHeader {
-    int format_version = kFormatVersion;
+    int format_version = 0;  // 0: not (yet) one this nmt reads
     ModelConfig config;
     nlohmann::json provenance;
     nlohmann::json decoding = nlohmann::json::object();
@@ -223,7 +223,6 @@ ModelHeader parse_model_metadata(const std::string& path, const std::map<std::st
     };
     if (meta("format") != kFormat) throw Error(path + ": not an nmt model (format is '" + meta("format") + "')");
     ModelHeader header;
-    header.format_version = 0;
     for (int version = kOldestFormatVersion; version <= kFormatVersion; ++version)
         if (meta("format_version") == std::to_string(version)) header.format_version = version;
     if (header.format_version == 0)
