@@ -49,6 +49,9 @@ pid=$!
 # Wait until it is past its second checkpoint (step 50), then kill it without
 # warning: the resumed run must redo the steps after the checkpoint identically.
 wait_for_step killed.nmt.log.jsonl 60
+# Freeze it there (it keeps its lock): a run this small would otherwise reach
+# its last step while the check below starts another process.
+kill -STOP $pid 2>/dev/null || true
 # While it runs, a second run on the same files is refused before it writes
 # anything (both would write the same checkpoint and logs).
 if train -o killed.nmt --resume 2>second.err; then echo "FAIL: a second run on a busy checkpoint started" >&2; exit 1; fi
@@ -136,6 +139,7 @@ grep -q '"sentencepiece_alphas"' sampled.info
 "$nmt" train "${args[@]}" "${sampling[@]}" -o sampled-killed.nmt &
 pid=$!
 wait_for_step sampled-killed.nmt.log.jsonl 60
+kill -STOP $pid 2>/dev/null || true
 kill_running "the sampled run"
 train -o sampled-killed.nmt "${sampling[@]}" --resume
 expect_same_end sampled-killed.nmt.log.jsonl "subword sampling, after kill -9 and --resume" sampled.nmt.log.jsonl
