@@ -299,9 +299,21 @@ TEST_CASE("training loop: learning rate warm-up, inverse square root decay and p
     CHECK(both.rate(50, 0.5) == doctest::Approx(5e-4));  // warm-up is not scaled
     CHECK(both.rate(400) == doctest::Approx(5e-4));
     CHECK(both.rate(400, 0.25) == doctest::Approx(1.25e-4));
-    for (LrDecay decay : {LrDecay::InverseSqrt, LrDecay::Plateau, LrDecay::InverseSqrtPlateau})
+    LrSchedule linear{1e-3, 100, LrDecay::Linear};
+    CHECK(linear.rate(50, 1.0, 500) == doctest::Approx(5e-4));  // warm-up as before
+    CHECK(linear.rate(100, 1.0, 500) == doctest::Approx(1e-3));
+    CHECK(linear.rate(300, 0.25, 500) == doctest::Approx(5e-4));  // halfway down; no plateau scale
+    CHECK(linear.rate(499, 1.0, 500) == doctest::Approx(2.5e-6));
+    CHECK(linear.rate(500, 1.0, 500) == 0.0);
+    CHECK(linear.rate(900, 1.0, 500) == 0.0);
+    LrSchedule linear_from_start{1e-3, 0, LrDecay::Linear};
+    CHECK(linear_from_start.rate(1, 1.0, 4) == doctest::Approx(7.5e-4));
+    CHECK(error_of([&] { linear.rate(50, 1.0, 0); }).find("max_steps") != std::string::npos);
+    CHECK(error_of([&] { linear.rate(200, 1.0, 100); }).find("max_steps") != std::string::npos);
+    for (LrDecay decay : {LrDecay::InverseSqrt, LrDecay::Plateau, LrDecay::InverseSqrtPlateau, LrDecay::Linear})
         CHECK(parse_lr_decay(to_string(decay)) == decay);
     CHECK(!cuts_on_plateau(LrDecay::InverseSqrt));
+    CHECK(!cuts_on_plateau(LrDecay::Linear));
     CHECK(cuts_on_plateau(LrDecay::InverseSqrtPlateau));
     CHECK(error_of([] { parse_lr_decay("cosine"); }).find("`lr_decay`") != std::string::npos);
 }
@@ -490,6 +502,38 @@ TEST_CASE("training loop: validations without improvement cut the rate under the
         CHECK(scales == expected);
         CHECK(state.lr_scale == expected.back());
     }
+}
+
+TEST_CASE("training loop: the linear schedule needs max_steps and reaches 0 at its last update") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    const Model start = testing::random_model(config, 31, 40);
+    // The weights after a run of `steps` updates under lr 1e-2, linear, no warm-up.
+    auto trained = [&](int64_t steps) {
+        Model model = start;
+        TrainerOptions options = toy_run_options();
+        options.lr = {1e-2, 0, LrDecay::Linear};
+        options.valid_source.clear();
+        options.valid_target.clear();
+        options.max_steps = steps;
+        options.output = training_path("linear-" + std::to_string(steps) + ".nmt").string();
+        Adam adam(model, options.adam);
+        ParameterAverage average;
+        TrainingState state = initial_training_state(options.seed);
+        TrainingLog log("", "", false, nullptr);
+        train(model, adam, average, state, options, log);
+        CHECK(state.step == steps);
+        return model;
+    };
+    CHECK(error_of([&] { trained(0); }).find("max_steps") != std::string::npos);  // no end to fall to
+    // One update is the last: rate 1e-2·(1 − 1)/1 = 0, so nothing moves; with
+    // two, the first runs at 5e-3 and moves every weight the batch reaches.
+    const Model one = trained(1), two = trained(2);
+    bool moved = false;
+    for (const auto& [name, value] : start.parameters) {
+        CHECK(one.param(name).values == value.values);
+        moved = moved || two.param(name).values != value.values;
+    }
+    CHECK(moved);
 }
 
 TEST_CASE("training loop: an interrupted and resumed run ends with the same parameters as an uninterrupted one") {

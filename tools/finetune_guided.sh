@@ -14,7 +14,9 @@
 #   again: it resumes.
 #   THREADS (default 2), MAX_STEPS (default 2000), WEIGHT (default 0.1, Marian's),
 #   LR (default 0.0005, constant after WARMUP updates, default 0; 0.001 with
-#   WARMUP=200 continues a main run near the rate its schedule had reached).
+#   WARMUP=200 continues a main run near the rate its schedule had reached),
+#   LR_DECAY (default plateau, which with factor 1 keeps the rate constant;
+#   linear lowers it from LR after warm-up to 0 at MAX_STEPS: a cool-down).
 #   Then ship with tools/ship_general.sh DIRECTION OUT_DIR/guided.SRC-TRG.nmt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +37,7 @@ exec "$nmt" train --pretrained-model "$model" \
     --valid-source "$data/valid.$src" --valid-target "$data/valid.$trg" \
     --guided-alignment "$guide" --guided-alignment-weight "${WEIGHT:-0.1}" \
     --seed 1 --threads "${THREADS:-2}" \
-    --batch-tokens 2000 --lr "${LR:-0.0005}" --warmup "${WARMUP:-0}" --lr-decay plateau --lr-decay-factor 1 --max-length 100 \
+    --batch-tokens 2000 --lr "${LR:-0.0005}" --warmup "${WARMUP:-0}" --lr-decay "${LR_DECAY:-plateau}" --lr-decay-factor 1 --max-length 100 \
     --dropout-emb 0.1 --dropout-hidden 0.2 --label-smoothing 0.1 --exponential-smoothing 1e-4 \
     --valid-every 500 --save-every 250 --valid-beam 5 --patience 10 \
     --max-steps "${MAX_STEPS:-2000}" --resume \

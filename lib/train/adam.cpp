@@ -50,7 +50,8 @@ LrDecay parse_lr_decay(const std::string& name) {
     if (name == "invsqrt") return LrDecay::InverseSqrt;
     if (name == "plateau") return LrDecay::Plateau;
     if (name == "invsqrt+plateau") return LrDecay::InverseSqrtPlateau;
-    throw Error("`lr_decay`: unknown schedule '" + name + "' (expected invsqrt, plateau or invsqrt+plateau)");
+    if (name == "linear") return LrDecay::Linear;
+    throw Error("`lr_decay`: unknown schedule '" + name + "' (expected invsqrt, plateau, invsqrt+plateau or linear)");
 }
 
 std::string to_string(LrDecay decay) {
@@ -58,15 +59,21 @@ std::string to_string(LrDecay decay) {
         case LrDecay::InverseSqrt: return "invsqrt";
         case LrDecay::Plateau: return "plateau";
         case LrDecay::InverseSqrtPlateau: return "invsqrt+plateau";
+        case LrDecay::Linear: return "linear";
     }
     return "?";
 }
 
-bool cuts_on_plateau(LrDecay decay) { return decay != LrDecay::InverseSqrt; }
+bool cuts_on_plateau(LrDecay decay) { return decay == LrDecay::Plateau || decay == LrDecay::InverseSqrtPlateau; }
 
-double LrSchedule::rate(int64_t step, double plateau_scale) const {
+double LrSchedule::rate(int64_t step, double plateau_scale, int64_t last_step) const {
     step = std::max<int64_t>(step, 1);
+    if (decay == LrDecay::Linear && last_step <= warmup) throw Error("`lr_decay` linear needs `max_steps` above `warmup`");
     if (warmup > 0 && step <= warmup) return base * static_cast<double>(step) / static_cast<double>(warmup);
+    if (decay == LrDecay::Linear) {
+        return base * static_cast<double>(std::max<int64_t>(0, last_step - step)) /
+               static_cast<double>(last_step - warmup);
+    }
     const bool inverse_sqrt = decay != LrDecay::Plateau && warmup > 0;
     const double decayed = inverse_sqrt ? base * std::sqrt(static_cast<double>(warmup) / static_cast<double>(step)) : base;
     return cuts_on_plateau(decay) ? decayed * plateau_scale : decayed;

@@ -43,9 +43,11 @@ private:
 
 // InverseSqrtPlateau is both at once, as Marian's --lr-decay-inv-sqrt with
 // --lr-decay-strategy stalled: the classic RNN halving on a stall, on top of
-// the decay that carries a run until its first stall.
-enum class LrDecay { InverseSqrt, Plateau, InverseSqrtPlateau };
-LrDecay parse_lr_decay(const std::string& name);  // "invsqrt", "plateau" or "invsqrt+plateau"; throws nmt::Error
+// the decay that carries a run until its first stall. Linear falls to 0 at the
+// run's last update (a cool-down: a stage from trained weights with a fixed
+// number of updates ends at the rate's floor instead of wherever it was).
+enum class LrDecay { InverseSqrt, Plateau, InverseSqrtPlateau, Linear };
+LrDecay parse_lr_decay(const std::string& name);  // "invsqrt", "plateau", "invsqrt+plateau" or "linear"; throws nmt::Error
 std::string to_string(LrDecay decay);
 bool cuts_on_plateau(LrDecay decay);  // whether validations without improvement scale the rate
 
@@ -57,8 +59,10 @@ struct LrSchedule {
     // The rate for update number `step` (1-based). Warm-up: base·step/warmup.
     // After it, invsqrt: base·√(warmup/step) (constant base when warmup is 0);
     // plateau: base·plateau_scale, the scale being cut by the trainer each time
-    // validation does not improve; invsqrt+plateau: base·√(warmup/step)·plateau_scale.
-    double rate(int64_t step, double plateau_scale = 1.0) const;
+    // validation does not improve; invsqrt+plateau: base·√(warmup/step)·plateau_scale;
+    // linear: base·(last_step − step)/(last_step − warmup), 0 from last_step on
+    // (last_step is the run's max_steps, which linear requires to exceed warmup).
+    double rate(int64_t step, double plateau_scale = 1.0, int64_t last_step = 0) const;
 };
 
 // Multiplies every gradient by `scale` (1/target tokens: the graph sums the

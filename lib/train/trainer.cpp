@@ -235,7 +235,7 @@ void TrainingRun::step(BatchGenerator& batches, Gradients& gradients, Random& ra
     ++state_.step;
     ++session_steps_;
     const double norm = scale_and_clip(gradients, 1.0 / std::max<int64_t>(1, loss.tokens), options_.clip_norm);
-    const double lr = options_.lr.rate(state_.step, state_.lr_scale);
+    const double lr = options_.lr.rate(state_.step, state_.lr_scale, options_.max_steps);
     if (!std::isfinite(norm) || !std::isfinite(loss.loss)) {
         ++state_.skipped_updates;
         ++consecutive_skips_;
@@ -492,7 +492,7 @@ TrainingOutcome TrainingRun::run() {
         step(batches, gradients, random);
         state_.position = batches.position();
         if (options_.disp_freq > 0 && state_.step % options_.disp_freq == 0)
-            display(options_.lr.rate(state_.step, state_.lr_scale));
+            display(options_.lr.rate(state_.step, state_.lr_scale, options_.max_steps));
         if (options_.valid_every > 0 && state_.step % options_.valid_every == 0) validate_and_keep_best(true);
         if (options_.save_every > 0 && state_.step % options_.save_every == 0) save_checkpoint_now(random);
         reason = agree_on_stop(stop_reason(consecutive_skips_));
@@ -666,6 +666,8 @@ TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, Train
         throw Error("give `train_source` and `train_target`");
     if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
         throw Error("`valid_metric` bleu needs `valid_beam` of at least 1");
+    if (options.lr.decay == LrDecay::Linear && options.max_steps <= options.lr.warmup)
+        throw Error("`lr_decay` linear falls to 0 at `max_steps`: give `max_steps` above `warmup`");
     if (options.ranks && options.ranks->size() > 1 && options.risk.candidates > 0)
         throw Error("minimum risk training runs in one process only, not across ranks");
     adam.set_options(options.adam);

@@ -120,10 +120,10 @@ void optimisation_settings(Rows& rows) {
     rows.add_parsed(
             "lr_decay",
             "invsqrt: lr·sqrt(warmup/step) after warm-up; plateau: lr × --lr-decay-factor after each validation "
-            "without improvement; invsqrt+plateau: both",
+            "without improvement; invsqrt+plateau: both; linear: from lr after warm-up down to 0 at --max-steps",
             "invsqrt", [](TrainerOptions& o, const std::vector<std::string>& values) { o.lr.decay = parse_lr_decay(values[0]); },
             [](const TrainerOptions& o) { return nlohmann::json(to_string(o.lr.decay)); })
-        .choices = {"invsqrt", "plateau", "invsqrt+plateau"};
+        .choices = {"invsqrt", "plateau", "invsqrt+plateau", "linear"};
     rows.add("lr_decay_factor", FIELD(lr_decay_factor), "Plateau decay factor", kFraction);
     rows.add("clip_norm", FIELD(clip_norm), "Clip the gradients' global L2 norm (per-token gradients; 0: off)", kNonNegative);
     rows.add("exponential_smoothing", FIELD(exponential_smoothing),
