@@ -526,7 +526,7 @@ TEST_CASE("training loop: the linear schedule needs max_steps and reaches 0 at i
     };
     CHECK(error_of([&] { trained(0); }).find("max_steps") != std::string::npos);  // no end to fall to
     // One update is the last: rate 1e-2·(1 − 1)/1 = 0, so nothing moves; with
-    // two, the first runs at 5e-3 and moves every weight the batch reaches.
+    // two, the first runs at 5e-3 and moves the weights.
     const Model one = trained(1), two = trained(2);
     bool moved = false;
     for (const auto& [name, value] : start.parameters) {

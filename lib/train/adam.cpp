@@ -66,9 +66,14 @@ std::string to_string(LrDecay decay) {
 
 bool cuts_on_plateau(LrDecay decay) { return decay == LrDecay::Plateau || decay == LrDecay::InverseSqrtPlateau; }
 
+void LrSchedule::check(int64_t last_step) const {
+    if (decay == LrDecay::Linear && last_step <= warmup)
+        throw Error("`lr_decay` linear falls to 0 at `max_steps`: give `max_steps` above `warmup`");
+}
+
 double LrSchedule::rate(int64_t step, double plateau_scale, int64_t last_step) const {
     step = std::max<int64_t>(step, 1);
-    if (decay == LrDecay::Linear && last_step <= warmup) throw Error("`lr_decay` linear needs `max_steps` above `warmup`");
+    check(last_step);
     if (warmup > 0 && step <= warmup) return base * static_cast<double>(step) / static_cast<double>(warmup);
     if (decay == LrDecay::Linear) {
         return base * static_cast<double>(std::max<int64_t>(0, last_step - step)) /

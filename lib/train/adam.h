@@ -63,6 +63,8 @@ struct LrSchedule {
     // linear: base·(last_step − step)/(last_step − warmup), 0 from last_step on
     // (last_step is the run's max_steps, which linear requires to exceed warmup).
     double rate(int64_t step, double plateau_scale = 1.0, int64_t last_step = 0) const;
+    // Throws nmt::Error when the schedule cannot run to last_step (linear without max_steps above warmup).
+    void check(int64_t last_step) const;
 };
 
 // Multiplies every gradient by `scale` (1/target tokens: the graph sums the

@@ -666,8 +666,7 @@ TrainingOutcome train(Model& model, Adam& adam, ParameterAverage& average, Train
         throw Error("give `train_source` and `train_target`");
     if (options.metric == ValidMetric::Bleu && options.valid_beam <= 0 && !options.valid_source.empty())
         throw Error("`valid_metric` bleu needs `valid_beam` of at least 1");
-    if (options.lr.decay == LrDecay::Linear && options.max_steps <= options.lr.warmup)
-        throw Error("`lr_decay` linear falls to 0 at `max_steps`: give `max_steps` above `warmup`");
+    options.lr.check(options.max_steps);  // before any data is read or log written
     if (options.ranks && options.ranks->size() > 1 && options.risk.candidates > 0)
         throw Error("minimum risk training runs in one process only, not across ranks");
     adam.set_options(options.adam);
