@@ -1,0 +1,49 @@
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "text/language_detection.h"
+
+using nmt::detect_language;
+
+namespace {
+const std::vector<std::string> kOurs = {"en", "fr", "de"};
+}
+
+TEST_CASE("language detection: sentences of each candidate language") {
+    CHECK(detect_language("The weather is lovely today and we are going to the beach.", kOurs).language == "en");
+    CHECK(detect_language("Il fait très beau aujourd'hui et nous allons à la plage.", kOurs).language == "fr");
+    CHECK(detect_language("Das Wetter ist heute schön und wir gehen an den Strand.", kOurs).language == "de");
+    const auto guess = detect_language("Le chat dort sur le canapé depuis ce matin, comme d'habitude.", kOurs);
+    CHECK(guess.reliable);
+    CHECK(guess.confidence > 0.5);
+}
+
+TEST_CASE("language detection: short lines still get one of the candidates") {
+    CHECK(detect_language("Where is the station?", kOurs).language == "en");
+    CHECK(detect_language("Où est la gare ?", kOurs).language == "fr");
+    CHECK(detect_language("Wo ist der Bahnhof?", kOurs).language == "de");
+}
+
+TEST_CASE("language detection: only the candidates are ever answered") {
+    // Spanish, with only French and German to choose from: one of those, never "es".
+    const auto guess = detect_language("¿Dónde está la estación de tren? Quiero comprar un billete.", {"fr", "de"});
+    CHECK((guess.language == "fr" || guess.language == "de"));
+    CHECK(detect_language("Das ist ein Haus.", {"de"}).language == "de");
+}
+
+TEST_CASE("language detection: nothing to judge gives the first candidate, unreliable") {
+    for (const char* text : {"", "12345 678", "!!!"}) {
+        const auto guess = detect_language(text, {"fr", "en"});
+        CHECK(guess.language == "fr");
+        CHECK_FALSE(guess.reliable);
+        CHECK(guess.confidence == 0.0);
+    }
+    CHECK(detect_language("Hello there, how are you?", {}).language.empty());
+}
+
+TEST_CASE("language detection: invalid UTF-8 is judged on its valid part") {
+    const std::string text = "Die Katze schläft seit heute Morgen auf dem Sofa. \xff\xfe garbage";
+    CHECK(detect_language(text, kOurs).language == "de");
+}
