@@ -1,0 +1,52 @@
+// A SegmentTranslator for format tests that need no model: each word
+// (a run of non-space bytes) is upper-cased (ASCII letters only) and the
+// words come out in reverse order, one space between them, so that tests can
+// see both that text was translated and that markup followed its words
+// rather than its positions. Every segment it was given is kept in `seen`.
+#pragma once
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "formats/segment_translator.h"
+
+namespace nmt::testing {
+
+class ReversingTranslator : public SegmentTranslator {
+public:
+    std::vector<std::vector<std::string>> seen;  // each call's segments
+
+    std::vector<SegmentTranslation> translate(const std::vector<std::string>& segments) override {
+        seen.push_back(segments);
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) out.push_back(reverse(segment));
+        return out;
+    }
+
+    static SegmentTranslation reverse(const std::string& segment) {
+        SegmentTranslation result;
+        for (size_t i = 0; i < segment.size();) {
+            if (std::isspace(static_cast<unsigned char>(segment[i]))) {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < segment.size() && !std::isspace(static_cast<unsigned char>(segment[end]))) ++end;
+            result.source_words.push_back({i, end});
+            i = end;
+        }
+        const int n = static_cast<int>(result.source_words.size());
+        for (int t = 0; t < n; ++t) {
+            const ByteSpan& word = result.source_words[n - 1 - t];
+            if (t > 0) result.text += ' ';
+            const size_t begin = result.text.size();
+            for (size_t b = word.begin; b < word.end; ++b)
+                result.text += static_cast<char>(std::toupper(static_cast<unsigned char>(segment[b])));
+            result.target_words.push_back({begin, result.text.size()});
+        }
+        for (int s = 0; s < n; ++s) result.links.emplace_back(s, n - 1 - s);
+        return result;
+    }
+};
+
+}  // namespace nmt::testing
