@@ -97,3 +97,38 @@ TEST_CASE("restore_placeholders: a repair that runs into its neighbours is redon
     // ("<b y {>" is a tag): only the untranslated source holds "{>}" alone.
     CHECK(restore_placeholders("x {>}", "<b y") == "x {>}");
 }
+
+TEST_CASE("find_placeholders: e-mail addresses and host names") {
+    CHECK(find_placeholders("Write to john.doe@example.org, or support@company.com.") ==
+          Strings{"john.doe@example.org", "support@company.com"});
+    CHECK(find_placeholders("Visit www.example.com or www2.lists.debian.org today.") ==
+          Strings{"www.example.com", "www2.lists.debian.org"});
+    CHECK(find_placeholders("The server example.org (and ftp.debian.de) is down.") ==
+          Strings{"example.org", "ftp.debian.de"});
+    CHECK(find_placeholders("Mail anna_b+news@mail.example.co.uk") == Strings{"anna_b+news@mail.example.co.uk"});
+    // Not addresses: abbreviations, file names, a lone @, a domain inside a longer word.
+    CHECK(find_placeholders("e.g. i.e. readme.txt main.cpp Mr. Smith.").empty());
+    CHECK(find_placeholders("meet @ noon, user@ and @host").empty());
+    CHECK(find_placeholders("example.comet and example.org-like").empty());
+}
+
+TEST_CASE("restore_placeholders: a translated address is put back where its pieces were") {
+    // "Write to john.doe@example.org for help." came back with the address in
+    // two pieces, both looking at its source word.
+    WordAttention words;
+    words.source = {{"Write", 0, 1}, {"to", 1, 1}, {"john.doe@example.org", 2, 5}, {"for", 7, 1}, {"help.", 8, 2},
+                    {"</s>", 10, 1, true}};
+    words.target = {{"Écrivez", 0, 1}, {"à", 1, 1},      {"john.doe@", 2, 3}, {"exemples.org", 5, 3},
+                    {"pour", 8, 1},    {"aider.", 9, 2}, {"</s>", 11, 1, true}};
+    words.weights = {{0.9f, 0.02f, 0.02f, 0.02f, 0.02f, 0.02f}, {0.02f, 0.9f, 0.02f, 0.02f, 0.02f, 0.02f},
+                     {0.02f, 0.02f, 0.9f, 0.02f, 0.02f, 0.02f}, {0.02f, 0.02f, 0.8f, 0.1f, 0.04f, 0.02f},
+                     {0.02f, 0.02f, 0.02f, 0.9f, 0.02f, 0.02f}, {0.02f, 0.02f, 0.02f, 0.02f, 0.9f, 0.02f},
+                     {0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.5f}};
+    CHECK(restore_placeholders("Write to john.doe@example.org for help.", "Écrivez à john.doe@ exemples.org pour aider.",
+                               &words) == "Écrivez à john.doe@example.org pour aider.");
+    // A word translated from the address's word but holding none of it stays.
+    CHECK(restore_placeholders("Contact support@company.com now", "Contactez contact@company.com maintenant") ==
+          "Contactez support@company.com maintenant");
+    CHECK(restore_placeholders("Visit www.example.com today.", "Visitez www.exemple.com aujourd'hui.") ==
+          "Visitez www.example.com aujourd'hui.");
+}

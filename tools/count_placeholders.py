@@ -6,7 +6,8 @@ Usage: tools/count_placeholders.py SOURCE TRANSLATION [--show N] [--json]
 A line "has placeholders" when its source holds any of: printf conversions
 (%s, %d, %1$d, %-10s, %lu, %%), Qt/KDE numbered arguments (%1), Python named
 ones (%(name)s), braces ({}, {0}, {name}, ${var}), markup tags (<b>, </b>,
-<a href="...">, <br/>), character entities (&amp;) and URLs. It is preserved when
+<a href="...">, <br/>), character entities (&amp;), URLs, e-mail addresses and
+host names (www.example.com, example.org). It is preserved when
 the translation holds exactly the same placeholders, each as often (order
 may change: languages order words differently). Numbers are counted apart
 (their digits, since French and German write 1,5 and 1.000 where English
@@ -20,6 +21,11 @@ import sys
 
 PLACEHOLDER = re.compile(
     r"(?:https?|ftp)://[^\s<>\"']*[^\s<>\"'.,;:!?)\]]"  # URLs, less trailing punctuation
+    # Addresses: e-mail, www hosts, hosts ending in a common top-level domain
+    r"|[A-Za-z0-9._+-]*[A-Za-z0-9_+-]@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]*[A-Za-z0-9])+"
+    r"|www\d?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+"
+    r"|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*"
+    r"\.(?:com|org|net|edu|gov|int|info|io|dev|eu|fr|de|ch|at|be|uk|ca|us|nl|it|es)(?![A-Za-z0-9_@-])"
     r"|%(?:\d+\$)?[-+0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|Z|t)?[diouxXeEfFgGaAcspn]"  # printf
     r"|%%"
     r"|%\(\w+\)[-+0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrs]"  # Python named

@@ -1,6 +1,7 @@
 #include "decode/placeholders.h"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
 #include <sstream>
 
@@ -8,10 +9,27 @@ namespace nmt {
 
 namespace {
 
+// Addresses: e-mail addresses, host names that start with www, and host
+// names that end in a common top-level domain (a list, so that "e.g." or
+// "file.txt" are not taken for one). The model translates their words
+// ("www.example.com" -> "www.exemple.com"), and a mail or web address
+// changed by one letter reaches someone else.
+#define NMT_ADDRESS_PATTERN                                                                                  \
+    R"([A-Za-z0-9._+-]*[A-Za-z0-9_+-]@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]*[A-Za-z0-9])+)" \
+    R"(|www\d?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+)"                                              \
+    R"(|[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*)"             \
+    R"(\.(?:com|org|net|edu|gov|int|info|io|dev|eu|fr|de|ch|at|be|uk|ca|us|nl|it|es)(?![A-Za-z0-9_@-]))"
+
+const std::regex& address_pattern() {
+    static const std::regex pattern(NMT_ADDRESS_PATTERN, std::regex::optimize);
+    return pattern;
+}
+
 // The alternatives of tools/count_placeholders.py, in ECMAScript syntax.
 const std::regex& placeholder_pattern() {
     static const std::regex pattern(
         R"((?:https?|ftp)://[^\s<>"']*[^\s<>"'.,;:!?)\]])"
+        "|" NMT_ADDRESS_PATTERN
         R"(|%(?:\d+\$)?[-+0#']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|L|q|j|z|Z|t)?[diouxXeEfFgGaAcspn])"
         R"(|%%)"
         R"(|%\(\w+\)[-+0#]*\d*(?:\.\d+)?[diouxXeEfFgGcrs])"
@@ -25,10 +43,18 @@ const std::regex& placeholder_pattern() {
     return pattern;
 }
 
-// Most lines hold none of the characters a placeholder starts with: skip the regex.
+// Most lines hold none of the characters a placeholder starts with, and
+// no '@' or "www" or '.' before a letter that an address needs: skip the regex.
 bool may_hold_placeholders(const std::string& text) {
-    return text.find_first_of("%{<&$:") != std::string::npos;
+    if (text.find_first_of("%{<&$:@") != std::string::npos || text.find("www") != std::string::npos) return true;
+    for (size_t dot = text.find('.'); dot != std::string::npos; dot = text.find('.', dot + 1))
+        if (dot > 0 && dot + 1 < text.size() && std::isalpha(static_cast<unsigned char>(text[dot + 1])) &&
+            std::isalnum(static_cast<unsigned char>(text[dot - 1])))
+            return true;
+    return false;
 }
+
+bool is_address(const std::string& placeholder) { return std::regex_match(placeholder, address_pattern()); }
 
 struct Match {
     size_t begin, length;
@@ -112,8 +138,79 @@ bool same_placeholders(std::vector<std::string> a, std::vector<std::string> b) {
     return a == b;
 }
 
-std::string repair(const std::string& source, const std::vector<std::string>& wanted, const std::string& translation,
+// Whether a target word can be a piece of `address`: it holds an '@' or a
+// '.' inside it, or four letters of the address in a row. A word the model
+// translated from a word of the address ("prise en charge" from "support@")
+// has none of these and stays.
+bool address_piece(const std::string& word, const std::string& address) {
+    if (word.find('@') != std::string::npos) return true;
+    for (size_t dot = word.find('.'); dot != std::string::npos; dot = word.find('.', dot + 1))
+        if (dot + 1 < word.size() && std::isalnum(static_cast<unsigned char>(word[dot + 1]))) return true;
+    for (size_t i = 0; i + 4 <= word.size(); ++i)
+        if (address.find(word.substr(i, 4)) != std::string::npos) return true;
+    return false;
+}
+
+// An address the model translated comes back in pieces ("john.doe@
+// exemples.org"), each a word that looked mostly at the source word holding
+// it: the first run of such words that look like pieces of it becomes the
+// address itself. Only where the attention describes the translation's
+// words; `missing` loses what is put back.
+std::string put_back_addresses(const std::string& translation, std::vector<std::string>& missing,
+                               const WordAttention& words) {
+    std::vector<std::string> tokens = split_spaces(translation);
+    if (words.weights.empty() || words.target.size() != tokens.size() + 1) return translation;  // + "</s>"
+    // Each target word's most attended source word ("</s>" excluded).
+    std::vector<int> looked_at(tokens.size(), -1);
+    for (size_t t = 0; t < tokens.size(); ++t) {
+        float best = -1;
+        for (size_t s = 0; s + 1 < words.source.size(); ++s)
+            if (words.weights[t][s] > best) {
+                best = words.weights[t][s];
+                looked_at[t] = static_cast<int>(s);
+            }
+    }
+    std::vector<bool> replaced(tokens.size(), false);
+    for (auto address = missing.begin(); address != missing.end();) {
+        int source_word = -1;
+        for (size_t s = 0; s + 1 < words.source.size() && source_word < 0; ++s)
+            if (words.source[s].text.find(*address) != std::string::npos) source_word = static_cast<int>(s);
+        auto piece = [&](size_t t) {
+            return looked_at[t] == source_word && !replaced[t] && address_piece(tokens[t], *address);
+        };
+        size_t first = 0;
+        while (first < tokens.size() && !piece(first)) ++first;
+        if (!is_address(*address) || source_word < 0 || first == tokens.size()) {
+            ++address;
+            continue;
+        }
+        size_t end = first + 1;
+        while (end < tokens.size() && piece(end)) ++end;
+        tokens[first] = *address;
+        replaced[first] = true;
+        for (size_t t = first + 1; t < end; ++t) {
+            tokens[t].clear();
+            replaced[t] = true;
+        }
+        address = missing.erase(address);
+    }
+    std::vector<std::string> kept;
+    for (auto& token : tokens)
+        if (!token.empty()) kept.push_back(std::move(token));
+    return join_spaces(kept);
+}
+
+std::string repair(const std::string& source, const std::vector<std::string>& wanted, const std::string& given,
                    const WordAttention* words) {
+    std::string translation = given;
+    if (words) {
+        std::vector<std::string> extra;
+        for (const auto& m : matches(translation)) extra.push_back(m.text);
+        std::vector<std::string> missing = take_each(extra, wanted);
+        const bool any_address =
+            std::any_of(missing.begin(), missing.end(), [](const std::string& p) { return is_address(p); });
+        if (any_address) translation = put_back_addresses(translation, missing, *words);
+    }
     const auto present = matches(translation);
     std::vector<std::string> extra;
     for (const auto& m : present) extra.push_back(m.text);

@@ -1,7 +1,8 @@
 // Placeholders and markup that a translation must carry over unchanged:
 // printf conversions (%s, %1$d, %-10s, %lu, %%), Qt/KDE arguments (%1),
 // Python named ones (%(name)s), braces ({}, {0}, {name}, ${var}), HTML and
-// Pango tags (<b>, </b>, <a href="...">), entities (&amp;) and URLs. A
+// Pango tags (<b>, </b>, <a href="...">), entities (&amp;), URLs, e-mail
+// addresses and host names (www.example.com, example.org). A
 // message whose translation loses or garbles one breaks the program that
 // prints it, so the translator repairs what the model got wrong instead of
 // trusting it. tools/count_placeholders.py measures the same set.
@@ -23,8 +24,10 @@ std::vector<std::string> find_placeholders(const std::string& text);
 // next missing one; one left over is removed; a missing one left over is
 // inserted before the target word that attended most to the source word
 // holding it (`words`, when the attention matches the translation's words),
-// else at the end (at the start when the source starts with it). A
-// translation that already holds them is returned unchanged. The result
+// else at the end (at the start when the source starts with it). An address
+// the model translated in pieces ("john.doe@ exemples.org") first goes back in
+// place of the run of target words that attended to it and hold pieces of it.
+// A translation that already holds them is returned unchanged. The result
 // always holds exactly the source's placeholders: when an edit runs into the
 // text around it and matches as something else, the translation's own
 // placeholders are dropped and the source's put in as separate words, and
