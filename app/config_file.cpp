@@ -1,10 +1,9 @@
 #include "config_file.h"
 
-#include <algorithm>
-#include <cctype>
-#include <sstream>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
+#include <toml++/toml.h>
 
 #include "core/error.h"
 #include "io/input_file.h"
@@ -13,26 +12,63 @@ namespace nmt::app {
 
 namespace {
 
-// CLI11 reads a line without '=' as a flag's name, so a file that is neither
-// TOML nor JSON came out as "unknown option 'garbage{{'". A line must be
-// blank, a comment, a [section], `key = value`, or a bare name.
-void check_toml_lines(const std::string& text) {
-    std::istringstream lines(text);
-    std::string line;
-    for (int number = 1; std::getline(lines, line); ++number) {
-        const size_t begin = line.find_first_not_of(" \t\r");
-        if (begin == std::string::npos || line[begin] == '#' || line[begin] == ';' || line[begin] == '[' ||
-            line.find('=') != std::string::npos)
-            continue;
-        const size_t end = line.find_last_not_of(" \t\r");
-        const bool bare_name = std::all_of(line.begin() + begin, line.begin() + end + 1, [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-        });
-        if (!bare_name)
-            throw CLI::ConversionError("line " + std::to_string(number) +
-                                       " is not 'key = value': the file is neither TOML nor JSON "
-                                       "(a JSON config starts with '{')");
+// A TOML value as the text an option parses: numbers, text and true/false;
+// anything else (a date, a table, a list of lists) has no option to go to.
+std::string option_text(const toml::node& node, const std::string& key) {
+    if (const auto* text = node.as_string()) return text->get();
+    if (const auto* integer = node.as_integer()) return std::to_string(integer->get());
+    if (const auto* boolean = node.as_boolean()) return boolean->get() ? "true" : "false";
+    if (const auto* number = node.as_floating_point()) {
+        char digits[40];
+        std::snprintf(digits, sizeof digits, "%.17g", number->get());
+        return digits;
     }
+    throw CLI::ConversionError("line " + std::to_string(node.source().begin.line) + ": key '" + key +
+                               "' holds a value no option takes (numbers, text, true or false, or a list of them)");
+}
+
+// Keys of `table` as options: a list's items are the option's values, and a
+// table one level down is a section (the caller decides which it accepts).
+void add_toml_items(const toml::table& table, const std::vector<std::string>& parents,
+                    std::vector<CLI::ConfigItem>& items) {
+    for (const auto& [key, node] : table) {
+        const std::string name(key.str());
+        if (const auto* section = node.as_table()) {
+            if (!parents.empty())
+                throw CLI::ConversionError("line " + std::to_string(node.source().begin.line) + ": section '" +
+                                           parents[0] + "." + name + "' is nested; sections are one level deep");
+            add_toml_items(*section, {name}, items);
+            continue;
+        }
+        CLI::ConfigItem item;
+        item.parents = parents;
+        item.name = name;
+        for (char& c : item.name)
+            if (c == '_') c = '-';
+        if (const auto* list = node.as_array())
+            for (const auto& value : *list) item.inputs.push_back(option_text(value, name));
+        else
+            item.inputs.push_back(option_text(node, name));
+        items.push_back(std::move(item));
+    }
+}
+
+// TOML 1.0 through toml++ (a complete parser of the standard: CLI11's own
+// reader took a broken `warmup = [1,2` for a value and a bare name for
+// `true`, inventing settings the user never wrote).
+std::vector<CLI::ConfigItem> toml_items(const std::string& text) {
+    toml::table table;
+    try {
+        table = toml::parse(text);
+    } catch (const toml::parse_error& e) {
+        throw CLI::ConversionError("line " + std::to_string(e.source().begin.line) + ": " +
+                                   std::string(e.description()) +
+                                   " (not valid TOML, where every setting is 'key = value'; a JSON config starts "
+                                   "with '{')");
+    }
+    std::vector<CLI::ConfigItem> items;
+    add_toml_items(table, {}, items);
+    return items;
 }
 
 std::vector<CLI::ConfigItem> json_items(const std::string& text) {
@@ -69,9 +105,7 @@ ConfigFile read_config_file(const std::string& path) {
 std::vector<CLI::ConfigItem> parse_config_items(const std::string& text) {
     const size_t first = text.find_first_not_of(" \t\r\n");
     if (first != std::string::npos && text[first] == '{') return json_items(text);
-    check_toml_lines(text);
-    std::istringstream toml(text);
-    return CLI::ConfigTOML().from_config(toml);
+    return toml_items(text);
 }
 
 // CLI11 (2.1) reads config files for the main app only, so the subcommand
@@ -86,7 +120,6 @@ void apply_config(CLI::App& command, const ConfigFile& file) {
         throw Error(path + ": " + e.what());
     }
     for (const CLI::ConfigItem& item : items) {
-        if (item.name == "++" || item.name == "--") continue;  // section markers
         if (!item.parents.empty() && !(item.parents.size() == 1 && item.parents[0] == "train"))
             throw Error(path + ": unknown section '" + item.fullname() + "' (use top-level keys or [train])");
         CLI::Option* option = command.get_option_no_throw("--" + item.name);

@@ -1,6 +1,7 @@
 // nmt train --config FILE: options from a file, JSON ({"batch-tokens": 4000})
-// or CLI11's TOML/INI (batch-tokens = 4000). Keys are the long option names
-// without dashes; '_' may stand for '-'. Options on the command line win.
+// or TOML 1.0 (batch-tokens = 4000; a flag is `quiet = true`). Keys are the
+// long option names without dashes; '_' may stand for '-'. Options on the
+// command line win.
 #pragma once
 #include <string>
 #include <vector>

@@ -29,7 +29,7 @@ expect_error "average DIR" "$TMP: is a directory" nmt average "$TMP" -o "$TMP/av
 expect_error "train --config /dev/zero" "/dev/zero: larger than 1048576 bytes; not a config file?" \
     nmt train --config /dev/zero -o "$TMP/new.nmt"
 printf 'garbage{{\n' >"$TMP/garbage.conf"
-expect_error "train --config garbage" "garbage.conf: line 1 is not 'key = value': the file is neither TOML nor JSON" \
+expect_error "train --config garbage" "garbage.conf: line 1: Error while parsing key-value pair" \
     nmt train --config "$TMP/garbage.conf" -o "$TMP/new.nmt"
 expect_error "train --train-source DIR" "$TMP: is a directory" \
     nmt train --vocab "$TMP/spm.model" --train-source "$TMP" --train-target "$TMP/one.txt" -o "$TMP/new.nmt"
