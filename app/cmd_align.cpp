@@ -35,7 +35,8 @@ struct AlignCommand {
     std::string svg_directory;
     int threads = 0, batch_size = 32;
     float threshold = 0;
-    bool quiet = false, statistical = false, shifted = false, tokenized = false;
+    bool quiet = false, statistical = false, shifted = false, tokenized = false, overwrite = false;
+    bool symmetrize_given = false;
 };
 
 int open_or_stdin(const std::string& path) { return path.empty() || path == "-" ? STDIN_FILENO : open_input(path); }
@@ -46,7 +47,9 @@ struct PairFiles {
     PairFiles(const AlignCommand& o, std::vector<NamedFile> other_inputs) {
         other_inputs.push_back(standard_or_file("-i", o.input, STDIN_FILENO, "stdin"));
         if (!o.target.empty()) other_inputs.push_back(standard_or_file("-r", o.target, STDIN_FILENO, "stdin"));
-        refuse_shared_files({standard_or_file("-o", o.output, STDOUT_FILENO, "stdout")}, other_inputs);
+        const NamedFile output = standard_or_file("-o", o.output, STDOUT_FILENO, "stdout");
+        refuse_shared_files({output}, other_inputs);
+        if (!o.overwrite) refuse_existing_outputs({output});
         if ((o.input.empty() || o.input == "-") && o.target == "-") throw Error("-i and -r cannot both be stdin");
         source_name = o.input.empty() || o.input == "-" ? "stdin" : o.input;
         target_name = o.target == "-" ? "stdin" : o.target;
@@ -67,9 +70,13 @@ struct PairFiles {
 // A line past a megabyte is cut there, as nmt translate cuts it.
 const LineLimit kLineLimit{size_t(1) << 20, LineLimit::Longer::Truncate};
 
-std::function<void(const std::string&)> stderr_warnings(bool quiet) {
+// Warnings name the pairs' file ("line 7: ..." of -i, or of -i and -r read in step).
+std::function<void(const std::string&)> stderr_warnings(bool quiet, const PairFiles& files) {
     if (quiet) return {};
-    return [](const std::string& warning) { std::fprintf(stderr, "warning: %s\n", warning.c_str()); };
+    const std::string where = files.target_fd < 0 ? files.source_name : files.source_name + " and " + files.target_name;
+    return [where](const std::string& warning) {
+        std::fprintf(stderr, "nmt: warning: %s: %s\n", where.c_str(), warning.c_str());
+    };
 }
 
 // --statistical: no model; both directions trained on the pairs themselves,
@@ -84,7 +91,8 @@ void run_statistical(const AlignCommand& o) {
     // Read once per pass: a pipe is kept in a temporary file first.
     const int sources = seekable_input(files.source_fd, files.source_name);
     const int targets = files.target_fd < 0 ? -1 : seekable_input(files.target_fd, files.target_name);
-    FilePairPasses pairs(sources, files.source_name, targets, files.target_name, kLineLimit, stderr_warnings(o.quiet));
+    FilePairPasses pairs(sources, files.source_name, targets, files.target_name, kLineLimit,
+                         stderr_warnings(o.quiet, files));
     const auto start = std::chrono::steady_clock::now();
     auto progress = [&](bool backward, const AlignerProgress& p) {
         if (o.quiet) return;
@@ -96,21 +104,21 @@ void run_statistical(const AlignCommand& o) {
                      p.target_words > 0 ? p.log_likelihood / static_cast<double>(p.target_words) : 0.0, p.tension,
                      static_cast<long long>(p.pairs), seconds);
     };
-    File output = open_output(o.output);
+    const auto output = open_output(o.output);
     align_statistically(
         pairs, parse_symmetrization(o.symmetrize),
         [&](const Links& links) {
-            if (std::fprintf(output.get(), "%s\n", pharaoh(links).c_str()) < 0)
-                throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+            if (std::fprintf(output->file(), "%s\n", pharaoh(links).c_str()) < 0) throw_write_error(output->name(), errno);
         },
         {}, progress);
-    if (std::fflush(output.get()) != 0)
-        throw Error(std::string("cannot write the alignments: ") + std::strerror(errno));
+    output->commit();
     for (auto [copy, original] : {std::pair{sources, files.source_fd}, std::pair{targets, files.target_fd}})
         if (copy != original) ::close(copy);  // a temporary copy of a pipe
 }
 
 void run(const AlignCommand& o) {
+    if (o.symmetrize_given && !o.statistical && o.reverse_model.empty())
+        throw Error("--symmetrize combines two directions' links: give --reverse-model MODEL or --statistical");
     if (o.statistical) return run_statistical(o);
     set_threads(o.threads);
     const std::string model_path = o.model.path();
@@ -119,6 +127,7 @@ void run(const AlignCommand& o) {
     PairFiles files(o, models);
 
     const Model model = load_model(model_path);
+    o.model.check_languages(model.config, model_path);
     std::optional<Model> reverse;
     if (!o.reverse_model.empty()) {
         reverse.emplace(load_model(o.reverse_model));
@@ -143,7 +152,7 @@ void run(const AlignCommand& o) {
     options.symmetrization = parse_symmetrization(o.symmetrize);
     options.extraction.threshold = o.threshold;
     options.extraction.shifted = o.shifted;
-    options.warn = stderr_warnings(o.quiet);
+    options.warn = stderr_warnings(o.quiet, files);
     options.tokenized = o.tokenized;
     options.svg_directory = o.svg_directory;
     if (!o.svg_directory.empty()) {  // refused before any output, not at the first picture
@@ -156,8 +165,9 @@ void run(const AlignCommand& o) {
     std::optional<LineReader> targets;
     if (files.target_fd >= 0) targets.emplace(files.target_fd, files.target_name, kLineLimit);
     PairReader pairs(sources, targets ? &*targets : nullptr, files.source_name, files.target_name);
-    File output = open_output(o.output);
-    align_stream(forward, backward ? &*backward : nullptr, pairs, output.get(), options);
+    const auto output = open_output(o.output);
+    align_stream(forward, backward ? &*backward : nullptr, pairs, output->file(), options);
+    output->commit();
 }
 
 }  // namespace
@@ -170,13 +180,15 @@ void add_align_command(CLI::App& app) {
     c->add_option("-i,--input", o->input,
                   "Source sentences, one per line; without -r, lines 'source ||| target' (default: stdin)");
     c->add_option("-r,--target", o->target, "Their translations, line by line");
-    c->add_option("-o,--output", o->output, "Output file (default: stdout)");
+    c->add_option("-o,--output", o->output,
+                  "Output file (default: stdout), written beside its name and put in place when all is aligned");
+    c->add_flag("--overwrite", o->overwrite, "Replace an existing -o file");
     c->add_option("--reverse-model", o->reverse_model,
                   "A model translating target to source: align both ways and symmetrise");
     c->add_flag("--statistical", o->statistical,
                 "No model: fast_align's IBM Model 2 with a diagonal prior, trained by EM on the pairs themselves in "
                 "both directions and symmetrised (words: whitespace-separated tokens)");
-    c->add_option("--symmetrize", o->symmetrize,
+    auto* symmetrize = c->add_option("--symmetrize", o->symmetrize,
                   "How both directions' links are combined (with --reverse-model or --statistical)")
         ->check(CLI::IsMember({"intersect", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and"}))
         ->capture_default_str();
@@ -202,7 +214,10 @@ void add_align_command(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--threads,--cpu-threads", o->threads, "CPU threads (default: OMP_NUM_THREADS or all cores)");
     c->add_flag("-q,--quiet", o->quiet, "No warnings on stderr");
-    c->callback([o] { run(*o); });
+    c->callback([o, symmetrize] {
+        o->symmetrize_given = symmetrize->count() > 0;
+        run(*o);
+    });
 }
 
 }  // namespace nmt::app

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "decode/sentence_split.h"
 #include "train/corpus.h"
 #include "core/error.h"
 #include "io/input_file.h"
@@ -175,6 +176,10 @@ void run(const BenchOptions& o) {
     Model model = load_model(o.model);
     const auto lines = read_clean_lines(o.input, std::max(o.lines, 0));
     if (lines.empty()) throw Error(o.input + ": no lines to translate");
+    // Empty lines translate to nothing in no time: a file of them would report
+    // millions of sentences a second.
+    if (std::all_of(lines.begin(), lines.end(), [](const std::string& line) { return split_sentences(line).empty(); }))
+        throw Error(o.input + ": no text to translate (all " + std::to_string(lines.size()) + " lines are blank)");
     std::vector<std::string> references;
     if (!o.reference.empty()) {
         references = read_clean_lines(o.reference, std::max(o.lines, 0));

@@ -17,11 +17,13 @@ void add_convert_command(CLI::App& app) {
     struct Options {
         std::string input, output, storage = "f16", tuned_on;
         std::optional<double> length_penalty;
+        bool overwrite = false;
     };
     auto o = std::make_shared<Options>();
     auto* c = app.add_subcommand("convert", "Rewrite a model file with f32, f16 or bf16 weights");
     c->add_option("model", o->input, "Model file to read")->required();
     c->add_option("-o,--output", o->output, "Model file to write")->required();
+    c->add_flag("--overwrite", o->overwrite, "Replace an existing -o file");
     c->add_option("--storage", o->storage, "Weight storage type")
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
@@ -30,6 +32,7 @@ void add_convert_command(CLI::App& app) {
     c->add_option("--tuned-on", o->tuned_on, "Where that length penalty was tuned (recorded with it)");
     c->callback([o] {
         refuse_shared_files({{"-o", o->output}}, {{"the input", o->input}});
+        if (!o->overwrite) refuse_existing_outputs({{"-o", o->output}});
         Model model = load_model(o->input);
         const DType storage = parse_storage(o->storage);
         model.provenance["converted"] = {{"from", o->input}, {"storage", o->storage}};

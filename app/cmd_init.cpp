@@ -16,6 +16,7 @@ struct InitOptions {
     VocabularyOptions vocab;
     uint64_t seed = 1;
     std::string output, storage = "f32";
+    bool overwrite = false;
 };
 
 void run(const InitOptions& o) {
@@ -24,6 +25,7 @@ void run(const InitOptions& o) {
                                        {"--source-vocab", o.vocab.source}, {"--target-vocab", o.vocab.target}})
         if (!path.empty()) vocabularies.push_back({option, path});
     refuse_shared_files({{"-o", o.output}}, vocabularies);
+    if (!o.overwrite) refuse_existing_outputs({{"-o", o.output}});
     const auto [source_vocab, target_vocab] = o.vocab.paths();
     Model model = new_model(o.architecture.resolve(), source_vocab, target_vocab, o.seed);
     model.provenance = {{"created_by", std::string("nmt init ") + NMT_VERSION}, {"seed", o.seed}, {"trained", false}};
@@ -43,6 +45,7 @@ void add_init_command(CLI::App& app) {
         ->check(CLI::IsMember({"f32", "f16", "bf16"}))
         ->capture_default_str();
     c->add_option("-o,--output", options->output, "Model file to write")->required();
+    c->add_flag("--overwrite", options->overwrite, "Replace an existing -o file");
     c->callback([options] { run(*options); });
 }
 

@@ -18,12 +18,14 @@ namespace {
 
 struct ShortlistCommand {
     std::string model, source, target, output, storage = "f16";
+    bool overwrite = false;
     size_t lines = 0;
     ShortlistOptions shortlist;
 };
 
 void run(const ShortlistCommand& o) {
     refuse_shared_files({{"-o", o.output}}, {{"-m", o.model}, {"-s", o.source}, {"-t", o.target}});
+    if (!o.overwrite) refuse_existing_outputs({{"-o", o.output}});
     Model model = load_model(o.model);
     const auto sources = read_clean_lines(o.source, o.lines), targets = read_clean_lines(o.target, o.lines);
     if (sources.size() != targets.size())
@@ -55,6 +57,7 @@ void add_shortlist_command(CLI::App& app) {
     c->add_option("-s,--source", o->source, "Source side of the training text, one sentence per line")->required();
     c->add_option("-t,--target", o->target, "Target side, line by line with the source")->required();
     c->add_option("-o,--output", o->output, "Model file to write, with the shortlist")->required();
+    c->add_flag("--overwrite", o->overwrite, "Replace an existing -o file");
     c->add_option("-k,--per-source", o->shortlist.per_source, "Candidates kept per source piece")
         ->check(CLI::Range(1, 10000))
         ->capture_default_str();

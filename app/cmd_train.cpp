@@ -5,6 +5,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -20,6 +21,7 @@
 #include "architecture_options.h"
 #include "commands.h"
 #include "config_file.h"
+#include "option_checks.h"
 #include "core/error.h"
 #include "core/onednn_context.h"
 #include "train/communicator.h"
@@ -187,9 +189,6 @@ void add_setting(CLI::Option_group& group, const TrainerSetting& setting, const 
                 CLI::Option* added = group.add_option(flags, *value, setting.help);
                 if constexpr (!std::is_same_v<Value, std::string>) {
                     added->capture_default_str();
-                    // An integer's range in integers, so that help shows INT.
-                    if (bounded && !setting.positive && !(setting.min == 0 && setting.max > 1e300))
-                        added->check(CLI::Range(static_cast<Value>(setting.min), static_cast<Value>(setting.max)));
                 }
                 return added;
             },
@@ -206,12 +205,8 @@ void add_setting(CLI::Option_group& group, const TrainerSetting& setting, const 
         option->expected(setting.min_values, setting.max_values);
         option->type_name(bounded ? "FLOAT" : "TEXT");
         if (!setting.parsed_default.empty()) option->default_str(setting.parsed_default);
-        if (bounded) option->check(CLI::Range(setting.min, setting.max));
     }
-    if (setting.positive)
-        option->check(CLI::PositiveNumber);
-    else if (setting.min == 0 && setting.max > 1e300)
-        option->check(CLI::NonNegativeNumber);
+    if (bounded || setting.positive) option->check(number_range(setting.min, setting.max, setting.positive));
     if (!setting.choices.empty()) option->check(CLI::IsMember(setting.choices));
     if (setting.existing_file) option->check(CLI::ExistingFile);
 }
@@ -270,7 +265,6 @@ void add_train_command(CLI::App& app) {
     out->add_flag("-q,--quiet", c->run.quiet, "Do not print progress on stderr (the logs still get it)");
     groups.at("Optimisation")
         ->add_option("--threads", c->threads, "CPU threads (0: OpenMP's default, all cores)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     auto* ranks = cmd->add_option_group("Training on several processes (mpirun -np N nmt train ...; an MPI build)");
     ranks->add_flag("--mpi", c->mpi,
@@ -278,7 +272,7 @@ void add_train_command(CLI::App& app) {
                     "validates and writes the files (implied when mpirun starts more than one)");
     ranks->add_option("--mpi-timeout", c->mpi_timeout,
                       "Seconds a rank waits for the others in a step before it ends the job (0: forever)")
-        ->check(CLI::NonNegativeNumber)
+        ->check(number_range(0, HUGE_VAL))
         ->capture_default_str();
     cmd->callback([c, cmd] { run(*c, *cmd); });
 }

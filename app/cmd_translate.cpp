@@ -28,7 +28,7 @@ struct TranslateCommand {
     std::string input, output, alignments, svg_directory, format = "text";
     std::string precision = "auto";
     int threads = 0;
-    bool quiet = false, list_models = false, no_split = false, no_shortlist = false;
+    bool quiet = false, list_models = false, no_split = false, no_shortlist = false, overwrite = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
@@ -61,7 +61,8 @@ void check_search_options(const SearchOptions& s) {
 // the figure, before they grow for minutes and end in the OOM killer. Each
 // batch translated at once needs that much: when several would not fit, the
 // batches run one at a time.
-void check_search_memory(const ModelConfig& config, TranslateOptions& translate) {
+// `widened_by_n_best`: the beam is --n-best's, which the message then names.
+void check_search_memory(const ModelConfig& config, TranslateOptions& translate, bool widened_by_n_best) {
     const SearchOptions& search = translate.search;
     const double bound = static_cast<double>(search_memory_bound(config, search, translate.batch_size));
     const double physical = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
@@ -69,9 +70,10 @@ void check_search_memory(const ModelConfig& config, TranslateOptions& translate)
     if (bound > 0.75 * physical) {
         char message[256];
         std::snprintf(message, sizeof message,
-                      "--beam-size %d with --batch-size %d may need up to %.1f GB for the search, and this machine has "
+                      "%s %d with --batch-size %d may need up to %.1f GB for the search, and this machine has "
                       "%.1f GB: lower one of them",
-                      search.beam_size, translate.batch_size, bound / 1e9, physical / 1e9);
+                      widened_by_n_best ? "--n-best" : "--beam-size", search.beam_size, translate.batch_size,
+                      bound / 1e9, physical / 1e9);
         throw Error(message);
     }
     const int at_once = translate.parallel_batches > 0 ? translate.parallel_batches : omp_get_max_threads();
@@ -92,14 +94,17 @@ void run(TranslateCommand& o) {
     const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
     const std::string model_path = o.model.path();
     refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
+    if (!o.overwrite) refuse_existing_outputs(output_files(o));
     Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
+    o.model.check_languages(model.config, model_path);
     SearchOptions& search = o.stream.translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
     // An n-best list of N needs a beam of at least N: widened before the
     // memory check, which must see the beam that will really be searched.
-    if (search.n_best > search.beam_size) search.beam_size = search.n_best;
+    const bool widened_by_n_best = search.n_best > search.beam_size;
+    if (widened_by_n_best) search.beam_size = search.n_best;
     check_search_options(search);
-    check_search_memory(model.config, o.stream.translate);
+    check_search_memory(model.config, o.stream.translate, widened_by_n_best);
     Translator translator(model);
 
     const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);
@@ -107,14 +112,16 @@ void run(TranslateCommand& o) {
     // `nmt translate -i /dev/zero` cannot eat memory; the rest is skipped.
     LineReader reader(fd, o.input.empty() ? "stdin" : o.input,
                       LineLimit{size_t(1) << 20, LineLimit::Longer::Truncate});
-    File output = open_output(o.output);
-    File alignments = o.alignments.empty() ? borrowed(nullptr) : open_output(o.alignments);
+    // Every output opened before anything is written: one that cannot be
+    // opened leaves the others as they were.
+    const auto output = open_output(o.output);
+    const auto alignments = o.alignments.empty() ? nullptr : open_output(o.alignments);
 
     StreamOptions& s = o.stream;
     s.format = o.format == "jsonl" ? OutputFormat::JsonLines
                : s.translate.search.n_best > 1 ? OutputFormat::NBest
                                               : OutputFormat::Text;
-    s.alignments = alignments.get();
+    s.alignments = alignments ? alignments->file() : nullptr;
     s.svg_directory = o.svg_directory;
     s.split_sentences = !o.no_split;
     s.translate.use_shortlist = !o.no_shortlist;
@@ -125,10 +132,10 @@ void run(TranslateCommand& o) {
             std::fprintf(stderr, "\r%lld lines, %.1f lines/s", static_cast<long long>(so_far.lines),
                          so_far.lines / so_far.seconds);
         };
-    const StreamStats stats = translate_stream(translator, reader, output.get(), s);
+    const StreamStats stats = translate_stream(translator, reader, output->file(), s);
     if (fd != STDIN_FILENO) ::close(fd);
-    close_output(output, o.output.empty() || o.output == "-" ? "stdout" : o.output);
-    close_output(alignments, o.alignments);
+    output->commit();
+    if (alignments) alignments->commit();
     if (progress)
         std::fprintf(stderr, "\ntranslated %lld lines in %.2f s (%.1f lines/s, %.0f target tokens/s)\n",
                      static_cast<long long>(stats.lines), stats.seconds, stats.lines / stats.seconds,
@@ -147,7 +154,9 @@ void add_translate_command(CLI::App& app) {
                   "Pick the installed model of a domain (e.g. captions: SRC-TGT.captions.nmt) instead of the general one");
     c->add_flag("--list-models", o->list_models, "List the installed models and exit");
     c->add_option("-i,--input", o->input, "Input file (default: stdin)");
-    c->add_option("-o,--output", o->output, "Output file (default: stdout)");
+    c->add_option("-o,--output", o->output,
+                  "Output file (default: stdout), written beside its name and put in place when all is translated");
+    c->add_flag("--overwrite", o->overwrite, "Replace an existing -o or --alignments file");
     c->add_option("-b,--beam-size", search.beam_size, "Beam size (1 = greedy)")->check(CLI::Range(1, 1000))->capture_default_str();
     c->add_option("--n-best", search.n_best,
                   "Print the N best hypotheses per line in Moses format: id ||| hypothesis ||| F0= score ||| normalized")

@@ -13,7 +13,7 @@ namespace {
 
 struct VocabCommand {
     VocabOptions vocab;
-    bool joint = false;
+    bool joint = false, overwrite = false;
 };
 
 std::string joined(const std::vector<std::string>& names) {
@@ -22,8 +22,7 @@ std::string joined(const std::vector<std::string>& names) {
     return out;
 }
 
-void train_one(VocabOptions options) {
-    const VocabSummary s = train_vocab(options);
+void report(const VocabOptions& options, const VocabSummary& s) {
     std::cerr << "nmt vocab: wrote " << s.model_path << " and " << s.vocab_path << ": " << s.vocab_size << " "
               << options.model_type << " pieces from " << s.sentences << " lines of " << joined(options.inputs)
               << "\n";
@@ -33,8 +32,9 @@ void train_one(VocabOptions options) {
 // and get a vocabulary each; anything else makes one shared model.
 bool per_side(const VocabCommand& c) { return c.vocab.inputs.size() == 2 && !c.joint; }
 
-// An input that is also an output would be read, then written over.
-void refuse_outputs_among_inputs(const VocabCommand& c) {
+// An input that is also an output would be read, then written over; an
+// existing output is replaced only when asked.
+void check_outputs(const VocabCommand& c) {
     std::vector<NamedFile> inputs, outputs;
     for (const std::string& input : c.vocab.inputs) inputs.push_back({"-i", input});
     std::vector<std::string> sides = {""};
@@ -43,20 +43,29 @@ void refuse_outputs_among_inputs(const VocabCommand& c) {
         for (const char* extension : {".model", ".vocab"})
             outputs.push_back({"-o", c.vocab.model_prefix + side + extension});
     refuse_shared_files(outputs, inputs);
+    if (!c.overwrite) refuse_existing_outputs(outputs);
 }
 
 void run(const VocabCommand& c) {
-    refuse_outputs_among_inputs(c);
+    check_outputs(c);
+    std::vector<VocabOptions> vocabularies = {c.vocab};
     if (per_side(c)) {
+        vocabularies.clear();
         for (const auto& [input, suffix] : {std::pair{c.vocab.inputs[0], ".src"}, {c.vocab.inputs[1], ".tgt"}}) {
             VocabOptions side = c.vocab;
             side.inputs = {input};
             side.model_prefix += suffix;
-            train_one(side);
+            vocabularies.push_back(side);
         }
-        return;
     }
-    train_one(c.vocab);
+    // Both sides trained before either is installed: a failure on the second
+    // leaves the first side's old files as they were.
+    std::vector<TrainedVocab> trained;
+    for (const VocabOptions& options : vocabularies) trained.push_back(train_vocab(options));
+    for (size_t i = 0; i < trained.size(); ++i) {
+        trained[i].install();
+        report(vocabularies[i], trained[i].summary);
+    }
 }
 
 }  // namespace
@@ -89,6 +98,7 @@ void add_vocab_command(CLI::App& app) {
     cmd->add_option("--type", c->vocab.model_type, "SentencePiece model type")
         ->check(CLI::IsMember({"unigram", "bpe"}))
         ->capture_default_str();
+    cmd->add_flag("--overwrite", c->overwrite, "Replace existing PREFIX.model and PREFIX.vocab files");
     cmd->add_flag("--joint", c->joint, "One vocabulary shared by both languages, even with two inputs");
     cmd->add_option("--character-coverage", c->vocab.character_coverage,
                     "Share of characters kept in the vocabulary; 1.0 suits alphabetic scripts, "
@@ -99,7 +109,6 @@ void add_vocab_command(CLI::App& app) {
                     "Lines sampled from all inputs to train on (0: all of them; else more than 100)")
         ->capture_default_str();
     cmd->add_option("--threads", c->vocab.threads, "Training threads (0: all cores)")
-        ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_flag("--verbose", c->vocab.verbose, "Show SentencePiece's own training log");
     cmd->callback([c] { run(*c); });

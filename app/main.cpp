@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "option_checks.h"
 #include "core/error.h"
 #include "core/onednn_context.h"
 
@@ -26,13 +27,21 @@ void let_last_value_win(CLI::App& command) {
 // Rules every command shares, applied to every option in one place:
 //  - no value may be empty: `-i ''` or `-m ''` is a mistake (an unset shell
 //    variable), not a request for stdin or the default model;
-//  - --threads is 0 (OpenMP's default: OMP_NUM_THREADS or all cores) to 256.
+//  - --threads is 0 (OpenMP's default: OMP_NUM_THREADS or all cores) to 256;
+//  - a number is a number of its option's kind before any range is checked
+//    (transform() puts the check first): "1e3" is not a whole number, and
+//    1e300 no float, whatever range would say of them.
 void check_common_values(CLI::App& command) {
     const CLI::Validator non_empty(
         [](std::string& value) { return value.empty() ? std::string("the value is empty") : std::string(); }, "");
     for (CLI::Option* option : command.get_options()) {
         if (option->get_items_expected_max() == 0) continue;  // a flag
         option->check(non_empty);
+        const std::string type = option->get_type_name();
+        if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0)
+            option->transform(nmt::app::whole_number(type.rfind("UINT", 0) == 0));
+        else if (type.rfind("FLOAT", 0) == 0)
+            option->transform(nmt::app::finite_number());
         if (option->check_lname("threads")) option->check(CLI::Range(0, 256));
     }
     for (CLI::App* subcommand : command.get_subcommands([](CLI::App*) { return true; }))
@@ -61,6 +70,19 @@ std::string with_flags(const std::string& message, const CLI::App& app) {
     return out + message.substr(std::min(at, message.size()));
 }
 
+// CLI11 reads an unknown first word as a stray argument and reports only
+// that a subcommand is required: name it, and the commands there are.
+void refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return;
+    std::string known;
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+        if (command->check_name(argv[1])) return;
+        known += (known.empty() ? "" : ", ") + command->get_name();
+    }
+    throw CLI::ExtrasError(std::string("unknown command '") + argv[1] + "' (the commands are " + known + ")",
+                           CLI::ExitCodes::ExtrasError);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +108,7 @@ int main(int argc, char** argv) {
     let_last_value_win(app);
     check_common_values(app);
     try {
+        refuse_unknown_command(app, argc, argv);
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         // --help and --version are "errors" with exit code 0: CLI11 prints them.

@@ -6,11 +6,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include "model/model_config.h"
+
 namespace nmt::app {
 
 struct ModelChoice {
     std::string model, from, to, domain;
     std::string path() const;  // the file these name
+    // Throws nmt::Error when -m named a model of other languages than
+    // --from/--to (checked once it is loaded, from the languages it records).
+    void check_languages(const ModelConfig& config, const std::string& path) const;
 };
 
 // -m/--model (described by `model_help`), --from and --to.

@@ -1,29 +1,14 @@
 #include "stream_files.h"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 
 #include "core/error.h"
 
 namespace nmt::app {
 
-File borrowed(std::FILE* f) { return File(f, [](std::FILE*) { return 0; }); }
-
-File open_output(const std::string& path) {
-    if (path.empty() || path == "-") return borrowed(stdout);
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) throw Error(path + ": cannot write: " + std::strerror(errno));
-    return File(f, std::fclose);
-}
-
-void close_output(File& file, const std::string& name) {
-    std::FILE* f = file.get();
-    if (!f) return;
-    const bool written = std::fflush(f) == 0 && !std::ferror(f);
-    const int error = errno;
-    if (file.get_deleter()(file.release()) != 0 || !written)
-        throw Error(name + ": cannot write: " + std::strerror(written ? errno : error));
+std::unique_ptr<StagedOutput> open_output(const std::string& path) {
+    if (path.empty() || path == "-") return std::make_unique<StagedOutput>(stdout, "stdout");
+    return std::make_unique<StagedOutput>(path);
 }
 
 void exit_without_teardown() {

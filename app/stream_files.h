@@ -9,18 +9,13 @@
 
 namespace nmt::app {
 
-using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
-File borrowed(std::FILE* f);
+// stdout for "" or "-"; else the file, staged (lib/io/output_file.h: a
+// temporary file beside it, put in place by commit(); a device or FIFO
+// written in place). Open every output of a command before writing any, and
+// commit them all at the end: a failure in between leaves every file as it was.
+std::unique_ptr<StagedOutput> open_output(const std::string& path);
 
-// stdout for "" or "-"; else the file, truncated (written in place, as it is
-// produced, so a device or FIFO works).
-File open_output(const std::string& path);
-
-// Closes `file` (flushes a borrowed standard stream), throwing Error naming
-// `name` if what was buffered could not be written.
-void close_output(File& file, const std::string& name);
-
-// Ends a command that has closed its outputs: exit status 0, without
+// Ends a command that has committed its outputs: exit status 0, without
 // destructors. Freeing a loaded model, its vocabularies and oneDNN's caches
 // took 3–4 ms, a tenth of `echo … | nmt translate`, for memory the kernel
 // takes back at exit anyway. Only when nothing is left to write or rename.

@@ -82,7 +82,10 @@ VocabOptions tiny(const TempDir& dir, const std::string& input) {
 TEST_CASE("train_vocab: a tiny unigram vocabulary round-trips a sentence") {
     TempDir dir;
     write_file(dir.file("train.txt"), generated_text(400));
-    const auto summary = nmt::train_vocab(tiny(dir, dir.file("train.txt")));
+    const auto trained = nmt::train_vocab(tiny(dir, dir.file("train.txt")));
+    CHECK(!fs::exists(dir.file("spm.model")));  // nothing in place before install()
+    trained.install();
+    const nmt::VocabSummary& summary = trained.summary;
     CHECK(summary.model_path == dir.file("spm.model"));
     CHECK(summary.vocab_path == dir.file("spm.vocab"));
     CHECK(fs::exists(summary.vocab_path));
@@ -113,7 +116,9 @@ TEST_CASE("train_vocab: BPE, several inputs, CRLF and invalid bytes cleaned") {
     VocabOptions o = tiny(dir, dir.file("a.txt"));
     o.inputs.push_back(dir.file("b, with comma.txt"));
     o.model_type = "bpe";
-    const auto summary = nmt::train_vocab(o);
+    const auto trained = nmt::train_vocab(o);
+    trained.install();
+    const nmt::VocabSummary& summary = trained.summary;
     CHECK(summary.sentences == 401);  // blank lines are not sentences
     CHECK(summary.vocab_size == 100);
     CHECK(read_file(summary.vocab_path).find('\r') == std::string::npos);
@@ -131,9 +136,9 @@ TEST_CASE("train_vocab: the same inputs give the same model, sampled and threade
     o.input_sentence_size = 300;  // forces sampling
     o.threads = 4;
     o.model_prefix = dir.file("one");
-    nmt::train_vocab(o);
+    nmt::train_vocab(o).install();
     o.model_prefix = dir.file("two");
-    nmt::train_vocab(o);
+    nmt::train_vocab(o).install();
     // Compare pieces and scores: the .model also records its own file name.
     CHECK(read_file(dir.file("one.vocab")) == read_file(dir.file("two.vocab")));
 }

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "core/error.h"
 
@@ -30,69 +31,78 @@ void throw_write_error(const std::string& path, int error_number) {
     throw Error(path + ": cannot write: " + std::strerror(error_number));
 }
 
-namespace {
+StagedOutput::StagedOutput(std::FILE* stream, std::string name)
+    : name_(std::move(name)), file_(stream), owned_(false) {}
 
-// Runs `write` on `fd`, then flushes (and with `sync`, fsyncs: devices and
-// pipes refuse it) and closes it, throwing on any error; closes it on error too.
-void write_and_close(int fd, bool sync, const std::string& path, const std::function<void(std::FILE*)>& write) {
-    std::FILE* out = ::fdopen(fd, "wb");
-    if (!out) {
+StagedOutput::StagedOutput(const std::string& path) : name_(path) {
+    struct stat st {};
+    const bool exists = ::stat(path.c_str(), &st) == 0;
+    int fd = -1;
+    if (exists && S_ISDIR(st.st_mode)) throw Error(path + ": cannot write: it is a directory");
+    if (exists && !S_ISREG(st.st_mode)) {
+        // A device or FIFO: a rename would put a regular file where it was.
+        // Opening the name itself lets the kernel follow /dev/stdout's kind of link.
+        fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) throw_write_error(path, errno);
+    } else {
+        target_ = resolve_links(path);
+        temp_ = target_ + ".tmp";
+        struct stat old {};
+        const bool replacing = ::stat(target_.c_str(), &old) == 0;
+        ::unlink(temp_.c_str());  // a stale one from a killed writer; O_EXCL never follows a link planted there
+        fd = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0) throw_write_error(path, errno);
+        if (replacing) (void)::fchmod(fd, old.st_mode & 07777);  // the replacement keeps the file's permissions
+    }
+    file_ = ::fdopen(fd, "wb");
+    if (!file_) {
         const int error_number = errno;
         ::close(fd);
+        if (!temp_.empty()) ::unlink(temp_.c_str());
         throw_write_error(path, error_number);
     }
-    try {
-        write(out);
-        if (std::fflush(out) != 0 || std::ferror(out) || (sync && ::fsync(::fileno(out)) != 0))
-            throw_write_error(path, errno);
-    } catch (...) {
-        std::fclose(out);
-        throw;
-    }
-    if (std::fclose(out) != 0) throw_write_error(path, errno);
 }
 
-void write_in_place(const std::string& path, const std::function<void(std::FILE*)>& write) {
-    // Opening the name itself lets the kernel follow /dev/stdout's kind of link.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) throw_write_error(path, errno);
-    write_and_close(fd, false, path, write);
+StagedOutput::~StagedOutput() { discard(); }
+
+void StagedOutput::discard() {
+    if (file_ && owned_) std::fclose(file_);
+    file_ = nullptr;
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    temp_.clear();
 }
 
-void write_by_rename(const std::string& path, const std::function<void(std::FILE*)>& write) {
-    const std::string target = resolve_links(path);
-    const std::string temp = target + ".tmp";
-    struct stat old {};
-    const bool replacing = ::stat(target.c_str(), &old) == 0;
-    ::unlink(temp.c_str());  // a stale one from a killed writer; O_EXCL never follows a link planted there
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) throw_write_error(path, errno);
-    if (replacing) (void)::fchmod(fd, old.st_mode & 07777);  // the replacement keeps the file's permissions
-    try {
-        write_and_close(fd, true, path, write);
-    } catch (...) {
-        ::unlink(temp.c_str());
-        throw;
-    }
-    if (std::rename(temp.c_str(), target.c_str()) != 0) {
+void StagedOutput::commit() {
+    if (!file_) return;
+    const bool sync = !temp_.empty();  // devices and pipes refuse fsync
+    if (std::fflush(file_) != 0 || std::ferror(file_) || (sync && ::fsync(::fileno(file_)) != 0)) {
         const int error_number = errno;
-        ::unlink(temp.c_str());
-        throw_write_error(path, error_number);
+        discard();
+        throw_write_error(name_, error_number);
     }
+    if (!owned_) {
+        file_ = nullptr;
+        return;
+    }
+    const int closed = std::fclose(file_);
+    const int close_error = errno;
+    file_ = nullptr;
+    if (closed != 0) {
+        discard();
+        throw_write_error(name_, close_error);
+    }
+    if (!temp_.empty() && std::rename(temp_.c_str(), target_.c_str()) != 0) {
+        const int error_number = errno;
+        discard();
+        throw_write_error(name_, error_number);
+    }
+    temp_.clear();
 }
-
-}  // namespace
 
 void write_output_file(const std::string& path, const std::function<void(std::FILE*)>& write) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0) {
-        if (S_ISDIR(st.st_mode)) throw Error(path + ": cannot write: it is a directory");
-        if (!S_ISREG(st.st_mode)) {
-            write_in_place(path, write);
-            return;
-        }
-    }
-    write_by_rename(path, write);
+    StagedOutput output(path);
+    write(output.file());
+    output.commit();
 }
 
 namespace {
@@ -127,6 +137,14 @@ bool same(const NamedFile& a, const Identity& x, const NamedFile& b, const Ident
 std::string describe(const NamedFile& file) { return file.path.empty() ? file.option : file.option + " " + file.path; }
 
 }  // namespace
+
+void refuse_existing_outputs(const std::vector<NamedFile>& outputs) {
+    for (const NamedFile& file : outputs) {
+        struct stat st {};
+        if (!file.path.empty() && ::stat(file.path.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+            throw Error(describe(file) + " already exists: add `overwrite` to replace it");
+    }
+}
 
 void refuse_shared_files(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs) {
     std::vector<Identity> output_ids, input_ids;

@@ -27,6 +27,40 @@ std::string resolve_links(const std::string& path);
 // and no temporary file is left.
 void write_output_file(const std::string& path, const std::function<void(std::FILE*)>& write);
 
+// An output opened before anything it would replace is touched, for a command
+// with several outputs or one written as it goes: a regular file, or a name
+// not taken yet, is written into a temporary file beside it (beside its final
+// target, through links) that commit() renames over it; a device or FIFO is
+// opened in place; a directory is refused. So every output of a command can
+// be opened before any is truncated, and one that fails, at start-up or
+// halfway, leaves every named file as it was: an output destroyed without
+// commit() removes its temporary file.
+class StagedOutput {
+public:
+    // Opens now; throws nmt::Error "PATH: cannot write: reason".
+    explicit StagedOutput(const std::string& path);
+    // An already open stream (stdout), written in place and never closed.
+    StagedOutput(std::FILE* stream, std::string name);
+    ~StagedOutput();
+    StagedOutput(const StagedOutput&) = delete;
+    StagedOutput& operator=(const StagedOutput&) = delete;
+
+    std::FILE* file() const { return file_; }
+    const std::string& name() const { return name_; }
+    // Flushes what was written (a regular file also to disk), closes it and
+    // renames it over the name. Throws nmt::Error "PATH: cannot write: reason",
+    // the temporary file removed and the named file as it was.
+    void commit();
+
+private:
+    std::string name_;    // as the user gave it, for messages
+    std::string target_;  // links followed: what the rename replaces; empty when written in place
+    std::string temp_;    // beside target_
+    std::FILE* file_ = nullptr;
+    bool owned_ = true;   // false for a borrowed stream
+    void discard();
+};
+
 // Throws nmt::Error "PATH: cannot write: strerror(error_number)", the one
 // wording of every failed write.
 [[noreturn]] void throw_write_error(const std::string& path, int error_number);
@@ -43,5 +77,12 @@ struct NamedFile {
 // links; a stream's by fstat), or one name that does not exist yet. Devices,
 // FIFOs and terminals are shared harmlessly and never refused.
 void refuse_shared_files(const std::vector<NamedFile>& outputs, const std::vector<NamedFile>& inputs);
+
+// Throws nmt::Error "OPTION PATH already exists: add `overwrite` to replace
+// it" for the first output that names an existing regular file (through
+// links). Standard streams, devices and FIFOs are written, never replaced,
+// and pass. Commands call it unless the user asked to overwrite.
+void refuse_existing_outputs(const std::vector<NamedFile>& outputs);
+
 
 }  // namespace nmt

@@ -160,9 +160,12 @@ std::string readable(const std::string& message) {
     return out;
 }
 
-}  // namespace
+void install_file(const std::string& written, const std::string& target) {
+    const std::string bytes = read_small_file(written, size_t(1) << 30, "a SentencePiece output");
+    write_output_file(target, [&](std::FILE* out) { std::fwrite(bytes.data(), 1, bytes.size(), out); });
+}
 
-namespace {
+}  // namespace
 
 // SentencePiece writes PREFIX.model and PREFIX.vocab itself, in place: a run
 // killed halfway would leave half a model where the old one was, and a reader
@@ -170,39 +173,36 @@ namespace {
 // the outputs, removed whatever happens, and they are put in place as every
 // output is (lib/io/output_file.h: rename over a regular file, links followed,
 // devices written in place).
-class TemporaryPrefix {
-public:
-    explicit TemporaryPrefix(const std::string& prefix) : path_(prefix + ".tmp" + std::to_string(::getpid())) {}
-    ~TemporaryPrefix() {
-        std::error_code ignored;
-        std::filesystem::remove(path_ + ".model", ignored);
-        std::filesystem::remove(path_ + ".vocab", ignored);
-    }
-    TemporaryPrefix(const TemporaryPrefix&) = delete;
-    TemporaryPrefix& operator=(const TemporaryPrefix&) = delete;
-    const std::string& path() const { return path_; }
+TrainedVocab::TrainedVocab(std::string temporary_prefix) : temporary_prefix_(std::move(temporary_prefix)) {}
 
-private:
-    std::string path_;
-};
-
-void install(const std::string& written, const std::string& target) {
-    const std::string bytes = read_small_file(written, size_t(1) << 30, "a SentencePiece output");
-    write_output_file(target, [&](std::FILE* out) { std::fwrite(bytes.data(), 1, bytes.size(), out); });
+TrainedVocab::TrainedVocab(TrainedVocab&& other) noexcept
+    : summary(std::move(other.summary)), temporary_prefix_(std::move(other.temporary_prefix_)) {
+    other.temporary_prefix_.clear();
 }
 
-}  // namespace
+TrainedVocab::~TrainedVocab() {
+    if (temporary_prefix_.empty()) return;
+    std::error_code ignored;
+    std::filesystem::remove(temporary_prefix_ + ".model", ignored);
+    std::filesystem::remove(temporary_prefix_ + ".vocab", ignored);
+}
 
-VocabSummary train_vocab(const VocabOptions& options) {
+void TrainedVocab::install() const {
+    install_file(temporary_prefix_ + ".model", summary.model_path);
+    install_file(temporary_prefix_ + ".vocab", summary.vocab_path);
+}
+
+TrainedVocab train_vocab(const VocabOptions& options) {
     check_options(options);
     // SentencePiece samples input_sentence_size lines with a fixed seed of its
     // own; seeding its global generator too keeps any other random choice in
     // training (in this or a later library version) reproducible.
     sentencepiece::SetRandomGeneratorSeed(kTrainingSeed);
 
-    const TemporaryPrefix temporary(options.model_prefix);
+    const std::string temporary = options.model_prefix + ".tmp" + std::to_string(::getpid());
+    TrainedVocab trained(temporary);  // removes whatever SentencePiece wrote there, should anything fail
     auto arguments = trainer_arguments(options);
-    arguments["model_prefix"] = temporary.path();
+    arguments["model_prefix"] = temporary;
     CleanLineIterator lines(options.inputs);
     const auto status = sentencepiece::SentencePieceTrainer::Train(arguments, &lines);
     if (!lines.error().empty()) throw Error(lines.error());
@@ -221,12 +221,11 @@ VocabSummary train_vocab(const VocabOptions& options) {
     summary.sentences = lines.lines();
     // Read the result back: proves the file loads and reports its real size.
     sentencepiece::SentencePieceProcessor processor;
-    const auto loaded = processor.Load(temporary.path() + ".model");
+    const auto loaded = processor.Load(temporary + ".model");
     if (!loaded.ok()) throw Error(summary.model_path + ": cannot load the trained model: " + loaded.message());
     summary.vocab_size = processor.GetPieceSize();
-    install(temporary.path() + ".model", summary.model_path);
-    install(temporary.path() + ".vocab", summary.vocab_path);
-    return summary;
+    trained.summary = summary;
+    return trained;
 }
 
 }  // namespace nmt

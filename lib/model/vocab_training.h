@@ -39,10 +39,30 @@ struct VocabSummary {
     int vocab_size = 0;      // pieces in the trained model
 };
 
+// A vocabulary trained and waiting beside its outputs under a temporary
+// prefix, so that several (a source and a target side) can all be trained
+// before any file is replaced. install() puts PREFIX.model and PREFIX.vocab
+// in place (lib/io/output_file.h); destroyed without it, nothing is left.
+class TrainedVocab {
+public:
+    explicit TrainedVocab(std::string temporary_prefix);
+    ~TrainedVocab();
+    TrainedVocab(TrainedVocab&& other) noexcept;
+    TrainedVocab(const TrainedVocab&) = delete;
+    TrainedVocab& operator=(const TrainedVocab&) = delete;
+    TrainedVocab& operator=(TrainedVocab&&) = delete;
+
+    VocabSummary summary;
+    void install() const;
+
+private:
+    std::string temporary_prefix_;  // empty once moved from
+};
+
 // Trains one model on all of options.inputs. Throws nmt::Error naming the
 // file or option when an input cannot be read, has no text, the output
 // directory is missing, or SentencePiece refuses (e.g. a --size larger than
 // the text supports, with its message).
-VocabSummary train_vocab(const VocabOptions& options);
+TrainedVocab train_vocab(const VocabOptions& options);
 
 }  // namespace nmt

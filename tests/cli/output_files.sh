@@ -16,7 +16,8 @@ nmt info model.nmt >/dev/null || fail "the test model does not load"
 # A symbolic link: the target is replaced, the link stays.
 cp model.nmt target.nmt
 ln -s target.nmt link.nmt
-nmt convert model.nmt --storage f16 -o link.nmt 2>/dev/null || fail "convert -o a symbolic link failed"
+nmt convert model.nmt --storage f16 -o link.nmt 2>/dev/null && fail "convert -o a link to an existing file replaced it unasked"
+nmt convert model.nmt --storage f16 -o link.nmt --overwrite 2>/dev/null || fail "convert -o a symbolic link failed"
 [[ -L link.nmt && $(readlink link.nmt) == target.nmt ]] || fail "convert -o link.nmt replaced the link"
 cmp -s model.nmt target.nmt && fail "convert -o link.nmt left the link's target as it was"
 nmt info --json target.nmt >info.json
@@ -95,7 +96,8 @@ mkdir vocab-out
 printf 'old' >vocab-out/real.model
 ln vocab-out/real.model vocab-out/hard.model
 ln -s real.model vocab-out/v.model
-nmt vocab -i "$TMP/corpus.en" --size 100 -o vocab-out/v 2>/dev/null || fail "nmt vocab through a link failed"
+nmt vocab -i "$TMP/corpus.en" --size 100 -o vocab-out/v 2>/dev/null && fail "nmt vocab replaced an existing file through a link unasked"
+nmt vocab -i "$TMP/corpus.en" --size 100 -o vocab-out/v --overwrite 2>/dev/null || fail "nmt vocab through a link failed"
 [[ -L vocab-out/v.model ]] || fail "nmt vocab replaced the link vocab-out/v.model"
 [[ $(head -c 3 vocab-out/real.model) != old ]] || fail "nmt vocab did not write the link's target"
 expect_eq "the old file, under its other name" old "$(cat vocab-out/hard.model)"

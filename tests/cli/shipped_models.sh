@@ -22,7 +22,7 @@ done
 check_cat() {
     local sentence=$1 word=$2 cat=$3
     shift 3
-    local args=(-q --alignments "$TMP/cat.$word.jsonl" "$@")
+    local args=(-q --overwrite --alignments "$TMP/cat.$word.jsonl" "$@")  # one file per WORD, written again
     printf '%s\n' "$sentence" | nmt translate "${args[@]}" >"$TMP/cat.$word.txt" ||
         fail "translating '$sentence' ($*) failed"
     expect_eq "output lines ($*)" 1 "$(wc -l <"$TMP/cat.$word.txt")"

@@ -35,7 +35,24 @@ fi
 
 echo "keep me" >"$TMP/existing.txt"
 expect_one_error "missing model with -o" "$TMP/no-model.nmt" \
-    nmt translate -m "$TMP/no-model.nmt" -i "$TMP/in.txt" -o "$TMP/existing.txt"
+    nmt translate -m "$TMP/no-model.nmt" -i "$TMP/in.txt" -o "$TMP/existing.txt" --overwrite
 expect_eq "an existing -o file after the model failed to load" "keep me" "$(cat "$TMP/existing.txt")"
 
-echo "ok: unwritable outputs give one clear error"
+# An existing output is replaced only with --overwrite (issue 66), and a
+# second output that fails at start-up leaves the first as it was.
+expect_one_error "an existing -o" "-o $TMP/existing.txt already exists: add --overwrite to replace it" \
+    translate -o "$TMP/existing.txt"
+expect_one_error "an existing --alignments" "--alignments $TMP/existing.txt already exists" \
+    translate -o "$TMP/new.txt" --alignments "$TMP/existing.txt"
+[[ -e $TMP/new.txt ]] && fail "-o was created although --alignments was refused"
+expect_one_error "--alignments in a missing directory beside an existing -o" "$TMP/nodir/x.json" \
+    translate -o "$TMP/existing.txt" --overwrite --alignments "$TMP/nodir/x.json"
+expect_eq "an existing -o after --alignments failed" "keep me" "$(cat "$TMP/existing.txt")"
+expect_one_error "a bad --alignment-svg beside an existing -o" "$TMP/plain-file" \
+    translate -o "$TMP/existing.txt" --overwrite --alignment-svg "$TMP/plain-file"
+expect_eq "an existing -o after --alignment-svg failed" "keep me" "$(cat "$TMP/existing.txt")"
+ls "$TMP" | grep -q '\.tmp$' && fail "a temporary output was left behind: $(ls "$TMP")"
+translate -o "$TMP/existing.txt" --overwrite || fail "translate -o an existing file with --overwrite failed"
+expect_eq "lines in the replaced -o" 2 "$(wc -l <"$TMP/existing.txt")"
+
+echo "ok: unwritable outputs give one clear error, and no existing output is replaced unasked or emptied by a failure"
