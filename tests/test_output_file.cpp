@@ -157,3 +157,44 @@ TEST_CASE("run lock: only the lock file a lock created is removed") {
         CHECK_FALSE(error_of([&] { RunLock second(path, "x"); }).empty());
     }
 }
+
+TEST_CASE("staged output: nothing is replaced before commit, and an output never committed leaves no trace") {
+    const fs::path first = output_path("staged-first.txt"), second = output_path("staged-second.txt");
+    write_text(first, "old first");
+    write_text(second, "old second");
+    {
+        StagedOutput a(first.string()), b(second.string());
+        std::fputs("new first", a.file());
+        std::fputs("new second", b.file());
+        CHECK(read_text(first) == "old first");  // opened and written, not yet in place
+        a.commit();
+        CHECK(read_text(first) == "new first");
+        // b is dropped without commit, as when a command fails halfway.
+    }
+    CHECK(read_text(second) == "old second");
+    CHECK_FALSE(fs::exists(second.string() + ".tmp"));
+    CHECK_FALSE(fs::exists(first.string() + ".tmp"));
+
+    // An output that cannot be opened throws before anything else is touched.
+    CHECK(error_of([&] { StagedOutput missing(output_path("no-dir/x.txt").string()); })
+              .find("no-dir/x.txt: cannot write: No such file or directory") != std::string::npos);
+    CHECK(error_of([&] { StagedOutput directory(output_path("").string()); }).find("it is a directory") !=
+          std::string::npos);
+
+    // A device is written in place; a full one fails at commit, naming it.
+    if (::access("/dev/full", W_OK) == 0) {
+        StagedOutput full("/dev/full");
+        std::fputs("text", full.file());
+        CHECK(error_of([&] { full.commit(); }) == "/dev/full: cannot write: No space left on device");
+    }
+}
+
+TEST_CASE("staged output: an existing regular file is refused by name, a device or a new name is not") {
+    const fs::path existing = output_path("existing.txt");
+    write_text(existing, "keep");
+    CHECK(error_of([&] { refuse_existing_outputs({{"-o", existing.string()}}); }) ==
+          "-o " + existing.string() + " already exists: add `overwrite` to replace it");
+    CHECK(error_of([&] { refuse_existing_outputs({{"-o", output_path("new.txt").string()}, {"--x", "/dev/null"}}); })
+              .empty());
+    CHECK(error_of([&] { refuse_existing_outputs({{"stdout", "", 1}}); }).empty());
+}
