@@ -30,7 +30,7 @@ cat "$data/train.en" "$data/val.en" >"$work/all.en"
 cat "$data/train.fr" "$data/val.fr" >"$work/all.fr"
 train_lines=$(wc -l <"$data/train.en")
 for h in $([[ ${STATISTICAL:-1} == 0 ]] || echo intersect grow-diag-final-and union); do
-    "$nmt" align --statistical --symmetrize "$h" -i "$work/all.en" -r "$work/all.fr" -o "$work/stat.align"
+    "$nmt" align --statistical --symmetrize "$h" -i "$work/all.en" -r "$work/all.fr" -o "$work/stat.align" --overwrite
     sed -n "$((train_lines + 1)),$((train_lines + 100))p" "$work/stat.align" >"$work/stat.100"
     score "statistical, $h" "$work/stat.100"
 done
@@ -40,11 +40,11 @@ turn_round() { awk '{ for (k = 1; k <= NF; k++) { split($k, p, "-"); $k = p[2] "
 for model in $en_fr_models; do
     [[ -f $model ]] || continue
     name=$(basename "$model" .nmt)
-    "$nmt" align -q -m "$model" -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    "$nmt" align -q -m "$model" -i "$work/val.en" -r "$work/val.fr" -o "$work/a" --overwrite
     score "$name attention" "$work/a"
-    "$nmt" align -q -m "$model" --shifted -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    "$nmt" align -q -m "$model" --shifted -i "$work/val.en" -r "$work/val.fr" -o "$work/a" --overwrite
     score "$name attention, shifted" "$work/a"
-    "$nmt" align -q -m "$model" --align-threshold 0.3 -i "$work/val.en" -r "$work/val.fr" -o "$work/a"
+    "$nmt" align -q -m "$model" --align-threshold 0.3 -i "$work/val.en" -r "$work/val.fr" -o "$work/a" --overwrite
     score "$name attention, threshold 0.3" "$work/a"
     for reverse in $fr_en_models; do
         [[ -f $reverse ]] || continue

@@ -24,7 +24,7 @@ penalty=()
 printf '%-9s %6s %6s %6s %s\n' domain lines BLEU chrF2 placeholders
 for domain in "${domains[@]}"; do
     source=$data/$domain.$split.$src reference=$data/$domain.$split.$trg hypothesis=$out/$domain.$trg
-    "$nmt" translate -m "$model" -i "$source" -o "$hypothesis.tmp" --beam-size 5 --batch-size 32 --threads 2 -q \
+    "$nmt" translate -m "$model" -i "$source" -o "$hypothesis.tmp" --overwrite --beam-size 5 --batch-size 32 --threads 2 -q \
         "${penalty[@]}" ${TRANSLATE_FLAGS:-}
     mv "$hypothesis.tmp" "$hypothesis"
     scores=$("$nmt" score -r "$reference" -i "$hypothesis" --metrics bleu,chrf --json)

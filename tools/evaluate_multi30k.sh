@@ -13,7 +13,7 @@ nmt=${4:-build/nmt}
 tools/check_multi30k.sh "$data" "test_2016_flickr.$src" "test_2016_flickr.$trg"
 hyp=$(mktemp)
 trap 'rm -f "$hyp"' EXIT
-"$nmt" translate -m "$model" -i "$data/test_2016_flickr.$src" -o "$hyp" --beam-size 5 --threads 2 -q
+"$nmt" translate -m "$model" -i "$data/test_2016_flickr.$src" -o "$hyp" --overwrite --beam-size 5 --threads 2 -q
 echo "cased:"
 "$nmt" score -r "$data/test_2016_flickr.$trg" -i "$hyp"
 echo "lowercased:"

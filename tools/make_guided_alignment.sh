@@ -20,7 +20,7 @@ mkdir -p "$out"
 
 alignment=$out/general.en-$foreign.align
 if [[ ! -s $alignment ]]; then
-    "$nmt" align --statistical -i "$data/train.en" -r "$data/train.$foreign" -o "$alignment.tmp" >&2
+    "$nmt" align --statistical -i "$data/train.en" -r "$data/train.$foreign" -o "$alignment.tmp" --overwrite >&2
     mv "$alignment.tmp" "$alignment"
 fi
 guide=$alignment

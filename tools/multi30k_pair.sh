@@ -32,7 +32,7 @@ multi30k_pair() {
 # not kept; an OUTPUT already there is kept.
 translate_once() {
     if [[ ! -f "$4" ]]; then
-        "$1" translate -m "$2" -i "$3" -o "$4.tmp" --beam-size 5 --threads 2 -q
+        "$1" translate -m "$2" -i "$3" -o "$4.tmp" --overwrite --beam-size 5 --threads 2 -q
         mv "$4.tmp" "$4"
     fi
 }

@@ -26,13 +26,13 @@ hyp=$(mktemp)
 trap 'rm -f "$hyp"' EXIT
 best_alpha="" best_bleu=-1
 for alpha in "${alphas[@]}"; do
-    "$nmt" translate -m "$run" -i "$data/valid.$src" -o "$hyp" --beam-size 5 --length-penalty "$alpha" --threads 2 -q
+    "$nmt" translate -m "$run" -i "$data/valid.$src" -o "$hyp" --overwrite --beam-size 5 --length-penalty "$alpha" --threads 2 -q
     bleu=$("$nmt" score -r "$data/valid.$trg" -i "$hyp" --metrics bleu --score-only --width 2)
     printf 'alpha %s\tvalid BLEU %s\n' "$alpha" "$bleu"
     if awk "BEGIN { exit !($bleu > $best_bleu) }"; then best_alpha=$alpha best_bleu=$bleu; fi
 done
 printf 'best alpha %s (valid BLEU %s)\n' "$best_alpha" "$best_bleu"
-"$nmt" convert "$run" -o "$shipped" --storage f16 --length-penalty "$best_alpha" --tuned-on "general valid (tools/prepare_general.py)"
+"$nmt" convert "$run" -o "$shipped" --overwrite --storage f16 --length-penalty "$best_alpha" --tuned-on "general valid (tools/prepare_general.py)"
 echo "$shipped: length penalty $best_alpha"
 # The lexical shortlist nmt translate uses by default (SHORTLIST=0: none).
 [[ ${SHORTLIST:-1} == 0 ]] || tools/make_shortlist.sh "$direction" "$shipped" "$data" "$nmt"

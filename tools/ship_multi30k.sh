@@ -20,6 +20,6 @@ shipped=models/$src-$trg.captions.nmt  # the caption models: nmt translate --dom
 tuning=$(tools/tune_length_penalty.sh "$run" "$pair" "$data" "$nmt")
 echo "$tuning"
 alpha=$(tail -n 1 <<<"$tuning" | awk '{print $3}')
-"$nmt" convert "$run" -o "$shipped" --storage f16 --length-penalty "$alpha" --tuned-on multi30k/val
+"$nmt" convert "$run" -o "$shipped" --overwrite --storage f16 --length-penalty "$alpha" --tuned-on multi30k/val
 echo "$shipped: length penalty $alpha"
 tools/evaluate_multi30k.sh "$shipped" "$pair" "$data" "$nmt"

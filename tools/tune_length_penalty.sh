@@ -21,7 +21,7 @@ hyp=$(mktemp)
 trap 'rm -f "$hyp"' EXIT
 best_alpha="" best_bleu=-1
 for alpha in "${alphas[@]}"; do
-    "$nmt" translate -m "$model" -i "$data/val.$src" -o "$hyp" --beam-size 5 --length-penalty "$alpha" -q
+    "$nmt" translate -m "$model" -i "$data/val.$src" -o "$hyp" --overwrite --beam-size 5 --length-penalty "$alpha" -q
     bleu=$("$nmt" score -r "$data/val.$trg" -i "$hyp" --metrics bleu --score-only --width 2)
     printf 'alpha %s\tval BLEU %s\n' "$alpha" "$bleu"
     if awk "BEGIN { exit !($bleu > $best_bleu) }"; then
