@@ -1,6 +1,11 @@
 // nmt convert: rewrite a model with another weight storage type (f16 halves
 // a model file; loading converts back to f32, so translations barely change),
-// optionally recording the length penalty tuned for it.
+// optionally recording the length penalty tuned for it. Without --storage the
+// weights keep their type and their bytes (f16 and bf16 convert to f32 and
+// back exactly), so rewriting an older model only adds what this nmt writes:
+// the data checksum.
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -9,13 +14,34 @@
 #include "commands.h"
 #include "core/error.h"
 #include "model/model.h"
+#include "model/safetensors.h"
 #include "io/output_file.h"
 
 namespace nmt::app {
 
+namespace {
+
+// The one float type the weights of the model file PATH are stored in.
+DType stored_weight_type(const std::string& path, const ModelConfig& config) {
+    const SafetensorsFile file = read_safetensors(path);
+    std::vector<DType> types;
+    for (const auto& [name, shape] : parameter_shapes(config)) types.push_back(file.tensors.at(name).dtype);
+    const bool one_type = std::all_of(types.begin(), types.end(), [&](DType type) { return type == types.front(); });
+    if (!one_type)
+        throw Error(path + ": its weights are stored in several types; choose one with --storage f32, f16 or bf16");
+    return types.front();
+}
+
+std::string lowercase(std::string text) {
+    for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+}  // namespace
+
 void add_convert_command(CLI::App& app) {
     struct Options {
-        std::string input, output, storage = "f16", tuned_on;
+        std::string input, output, storage = "keep", tuned_on;
         std::optional<double> length_penalty;
         bool overwrite = false;
     };
@@ -24,8 +50,8 @@ void add_convert_command(CLI::App& app) {
     c->add_option("model", o->input, "Model file to read")->required();
     c->add_option("-o,--output", o->output, "Model file to write")->required();
     c->add_flag("--overwrite", o->overwrite, "Replace an existing -o file");
-    c->add_option("--storage", o->storage, "Weight storage type")
-        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
+    c->add_option("--storage", o->storage, "Weight storage type (keep: as the input stores them, bytes unchanged)")
+        ->check(CLI::IsMember({"keep", "f32", "f16", "bf16"}))
         ->capture_default_str();
     c->add_option("--length-penalty", o->length_penalty,
                   "Record this length penalty as the model's default for nmt translate");
@@ -34,8 +60,12 @@ void add_convert_command(CLI::App& app) {
         refuse_shared_files({{"-o", o->output}}, {{"the input", o->input}});
         if (!o->overwrite) refuse_existing_outputs({{"-o", o->output}});
         Model model = load_model(o->input);
-        const DType storage = parse_storage(o->storage);
-        model.provenance["converted"] = {{"from", o->input}, {"storage", o->storage}};
+        const DType stored = stored_weight_type(o->input, model.config);
+        const DType storage = o->storage == "keep" ? stored : parse_storage(o->storage);
+        const std::string storage_name = lowercase(dtype_name(storage));
+        // Only a change of type is a conversion worth recording: a rewrite
+        // that keeps the weights' bytes leaves the provenance as it was.
+        if (storage != stored) model.provenance["converted"] = {{"from", o->input}, {"storage", storage_name}};
         if (o->length_penalty) {
             if (!std::isfinite(*o->length_penalty))
                 throw Error("--length-penalty must be a finite number");
@@ -43,7 +73,7 @@ void add_convert_command(CLI::App& app) {
             if (!o->tuned_on.empty()) model.decoding["tuned_on"] = o->tuned_on;
         }
         save_model(o->output, model, storage);
-        std::cerr << "wrote " << o->output << " (" << o->storage << " weights)\n";
+        std::cerr << "wrote " << o->output << " (" << storage_name << " weights)\n";
     });
 }
 

@@ -1,18 +1,64 @@
 // nmt info: what a model file holds.
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "commands.h"
 #include "model/model.h"
+#include "model/safetensors.h"
 
 namespace nmt::app {
+
+namespace {
+
+// What --verify found: loading verifies a stored checksum anyway (and
+// refuses a mismatch), so this says whether there was one, over how much,
+// and what checking it cost.
+struct ChecksumReport {
+    bool stored = false;
+    uint64_t data_bytes = 0;
+    double milliseconds = 0;
+
+    std::string text() const {
+        if (!stored) return "no checksum stored (an older file; `nmt convert MODEL -o OUT` writes a copy with one)";
+        char cost[32];
+        std::snprintf(cost, sizeof cost, "%.1f ms", milliseconds);
+        return "verified: the " + std::to_string(data_bytes) + " bytes of tensor data match their XXH3-64 (" +
+               cost + ")";
+    }
+    nlohmann::json json() const {
+        nlohmann::json out = {{"stored", stored}};
+        if (stored) out.update({{"verified", true}, {"data_bytes", data_bytes}, {"milliseconds", milliseconds}});
+        return out;
+    }
+};
+
+ChecksumReport verify_checksum(const std::string& path) {
+    const auto start = std::chrono::steady_clock::now();
+    const SafetensorsFile file = read_safetensors(path);  // throws on a mismatch
+    ChecksumReport report;
+    report.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    report.stored = file.has_checksum;
+    for (const auto& [name, tensor] : file.tensors) report.data_bytes += tensor.byte_size();
+    return report;
+}
+
+}  // namespace
 
 void add_info_command(CLI::App& app) {
     auto path = std::make_shared<std::string>();
     auto json = std::make_shared<bool>(false);
+    auto verify = std::make_shared<bool>(false);
     auto* c = app.add_subcommand("info", "Print a model's configuration, size, vocabularies and provenance");
     c->add_option("model", *path, "Model file")->required();
     c->add_flag("--json", *json, "Print one JSON object instead of text");
-    c->callback([path, json] {
+    c->add_flag("--verify", *verify,
+                "Check the tensor data against the checksum the file stores, and say how it went "
+                "(every load checks it; this reports it)");
+    c->callback([path, json, verify] {
+        std::optional<ChecksumReport> checksum;
+        if (*verify) checksum = verify_checksum(*path);
         const Model model = load_model(*path);
         nlohmann::json out = {{"model", *path},
                               {"config", to_json(model.config)},
@@ -24,6 +70,7 @@ void add_info_command(CLI::App& app) {
         if (!model.shortlist.empty())
             out["shortlist"] = {{"per_source", model.shortlist.per_source},
                                 {"frequent", model.shortlist.frequent.size()}};
+        if (checksum) out["checksum"] = checksum->json();
         if (*json) {
             std::cout << out.dump(2) << "\n";
             return;
@@ -50,7 +97,8 @@ void add_info_command(CLI::App& app) {
                                                     std::to_string(model.shortlist.frequent.size()) +
                                                     " frequent target pieces\n")
                   << "decoding:    " << (model.decoding.empty() ? "(defaults)" : model.decoding.dump()) << "\n"
-                  << "provenance:  " << model.provenance.dump() << "\n";
+                  << "provenance:  " << model.provenance.dump() << "\n"
+                  << (checksum ? "checksum:    " + checksum->text() + "\n" : std::string());
     });
 }
 

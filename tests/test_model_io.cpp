@@ -220,6 +220,12 @@ struct RawModel {
         const auto end = header[name]["data_offsets"][1].get<size_t>();
         return data.substr(begin, end - begin);
     }
+    // As a version 1 file: the format version, and no data checksum (nmt
+    // wrote version 1 before it stored one).
+    void make_version_1() {
+        header["__metadata__"]["format_version"] = "1";
+        header["__metadata__"].erase("data_xxh3_64");
+    }
     void write(const std::string& path) const {
         const std::string text = header.dump();
         const uint64_t length = text.size();
@@ -265,7 +271,7 @@ TEST_CASE("model io: damage is named by the tensor it hits, not by the bytes or 
     // piece changed inside vocab.source: still a valid SentencePiece model,
     // so only the joint copy in vocab.target shows it.
     RawModel flipped = saved;
-    flipped.header["__metadata__"]["format_version"] = "1";
+    flipped.make_version_1();
     std::string source = saved.bytes_of("vocab.target");
     const size_t piece = source.find("\xe2\x96\x81");  // "▁", which starts word pieces
     REQUIRE(piece + 4 < source.size());
@@ -300,7 +306,7 @@ TEST_CASE("model io: a joint vocabulary is stored once, two different ones twice
 
     // A version 1 file stores it twice, and loads; one without vocab.source is damaged.
     RawModel twice = once;
-    twice.header["__metadata__"]["format_version"] = "1";
+    twice.make_version_1();
     const std::string vocabulary = once.bytes_of("vocab.target");
     RawModel lacking = twice;
     twice.append("vocab.source", {{"dtype", "U8"}, {"shape", {vocabulary.size()}}}, vocabulary);
@@ -356,4 +362,76 @@ TEST_CASE("model io: configuration sizes must be integers in range, named with t
     CHECK(error_with("dim_rnn", 9000) == "model configuration: dim_rnn = 9000 is outside [1, 8192]");
     CHECK(error_with("max_source_pieces", 1) == "model configuration: max_source_pieces = 1 is outside [2, 65536]");
     CHECK_NOTHROW(config_from_json(plain_config_json()));
+}
+
+TEST_CASE("model io: a flipped bit in the weights is refused by the data checksum, naming the file") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    Model model = testing::random_model(config, 87);
+    model.param("decoder.init.W")[0] = 1.0f;  // flipping bit 30 of 1.0f gives infinity
+    const auto path = io_path("checked.nmt").string();
+    const std::string damaged_message = path + ": the tensor data does not match its checksum: the file is damaged "
+                                               "(re-download or re-convert it)";
+    for (DType storage : {DType::F32, DType::F16}) {
+        CAPTURE(dtype_name(storage));
+        save_model(path, model, storage);
+        const RawModel saved(path);
+        REQUIRE(saved.header["__metadata__"].contains("data_xxh3_64"));
+        CHECK(read_safetensors(path).has_checksum);
+        CHECK(load_model(path).parameter_count() == model.parameter_count());
+
+        // A bit in the middle of the data section, and the last one: refused,
+        // in f32 and in int8 loading alike.
+        for (size_t at : {saved.data.size() / 2, saved.data.size() - 1}) {
+            RawModel flipped = saved;
+            flipped.data[at] = static_cast<char>(flipped.data[at] ^ 0x10);
+            flipped.write(path);
+            CAPTURE(at);
+            CHECK(error_of([&] { load_model(path); }) == damaged_message);
+            CHECK(error_of([&] { load_model(path, true); }) == damaged_message);
+        }
+    }
+
+    // A flip that makes a weight infinite is named as damage, not as the
+    // infinity it made.
+    save_model(path, model);
+    RawModel infinite(path);
+    const size_t first = infinite.header["decoder.init.W"]["data_offsets"][0].get<size_t>();
+    infinite.data[first + 3] = static_cast<char>(infinite.data[first + 3] ^ 0x40);
+    infinite.write(path);
+    CHECK(error_of([&] { load_model(path); }) == damaged_message);
+    // The same file without its checksum, as an older one: the infinity is all that shows.
+    infinite.header["__metadata__"].erase("data_xxh3_64");
+    infinite.write(path);
+    CHECK(error_of([&] { load_model(path); }) == path + ": tensor decoder.init.W contains NaN or infinity");
+}
+
+TEST_CASE("model io: a flipped bit in the header is refused as before, and a file without a checksum loads") {
+    auto config = testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive);
+    const Model model = testing::random_model(config, 88);
+    const auto path = io_path("header.nmt").string();
+    save_model(path, model, DType::F16);
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    // The first byte of the first TEXT in the file, one bit changed.
+    auto flipped_at = [&](const std::string& text, char mask) {
+        std::string damaged = bytes;
+        const size_t at = damaged.find(text);
+        REQUIRE(at != std::string::npos);
+        damaged[at] = static_cast<char>(damaged[at] ^ mask);
+        std::ofstream(path, std::ios::binary) << damaged;
+        return error_of([&] { load_model(path); });
+    };
+    CHECK(flipped_at("{\"__metadata__\"", 0x01).rfind(path + ": header is not valid JSON", 0) == 0);
+    CHECK(flipped_at("F16\"", 0x02) ==
+          path + ": tensor attention.Wk: unsupported dtype \"D16\" (nmt reads F32, F16, BF16, U8, I32)");
+
+    // Every file written before the checksum: the header without it loads.
+    std::ofstream(path, std::ios::binary) << bytes;
+    RawModel older(path);
+    older.header["__metadata__"].erase("data_xxh3_64");
+    older.write(path);
+    CHECK_FALSE(read_safetensors(path).has_checksum);
+    const Model loaded = load_model(path);
+    CHECK(loaded.parameter_count() == model.parameter_count());
+    CHECK(load_model(path, true).int8.size() > 0);
 }

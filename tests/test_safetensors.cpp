@@ -11,6 +11,7 @@
 #include <random>
 
 #include "core/error.h"
+#include "model/data_checksum.h"
 #include "model/safetensors.h"
 #include "test_support.h"
 
@@ -187,9 +188,17 @@ TEST_CASE("safetensors: write errors name the file") {
     CHECK_THROWS_WITH_AS(write_safetensors(good_path, reserved), doctest::Contains("reserved"), Error);
 }
 
+// HEADER padded with spaces to a multiple of 8 bytes, its length before it.
+Bytes padded_header(std::string header) {
+    header.append((8 - header.size() % 8) % 8, ' ');
+    return concat({length_prefix(header.size()), as_bytes(header)});
+}
+
 // The first expected file is the one Hugging Face's own Rust tests pin
-// (serialization with forced alignment); the second pins metadata and the
-// layout order of mixed dtypes.
+// (serialization with forced alignment), with the data checksum nmt adds to
+// every file; the second pins metadata and the layout order of mixed dtypes.
+// The checksums are XXH3-64 of the data section, as `xxhsum -H3` prints them:
+// they pin the hash, not only that there is one.
 TEST_CASE("safetensors: byte-exact files") {
     TempDir dir;
     std::string path = dir.file("exact.safetensors");
@@ -197,9 +206,8 @@ TEST_CASE("safetensors: byte-exact files") {
     SafetensorsFile one;
     one.tensors["attn0"] = StoredTensor::from_float(make_tensor({1, 1, 2, 3}, {0, 1, 2, 3, 4, 5}));
     write_safetensors(path, one);
-    Bytes expected = concat({{72, 0, 0, 0, 0, 0, 0, 0},
-                             as_bytes(R"({"attn0":{"dtype":"F32","shape":[1,1,2,3],"data_offsets":[0,24]}})"),
-                             as_bytes("       "),  // 65 header bytes padded to 72
+    Bytes expected = concat({padded_header(R"({"__metadata__":{"data_xxh3_64":"dcd21c42ccaa9d2a"},)"
+                                           R"("attn0":{"dtype":"F32","shape":[1,1,2,3],"data_offsets":[0,24]}})"),
                              {0, 0, 0, 0, 0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64, 0, 0, 160, 64}});
     CHECK(read_bytes(path) == expected);
 
@@ -210,19 +218,17 @@ TEST_CASE("safetensors: byte-exact files") {
     mixed.tensors["c"] = StoredTensor::from_float(make_tensor({1}, {1.0f}), DType::BF16);
     mixed.tensors["w"] = StoredTensor::from_float(make_tensor({1}, {-2.0f}));
     write_safetensors(path, mixed);
-    expected = concat({{0, 1, 0, 0, 0, 0, 0, 0},  // 256
-                       as_bytes(R"({"__metadata__":{"format":"nmt-1"},)"
-                                R"("w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
-                                R"("c":{"dtype":"BF16","shape":[1],"data_offsets":[4,6]},)"
-                                R"("b":{"dtype":"F16","shape":[2],"data_offsets":[6,10]},)"
-                                R"("a":{"dtype":"U8","shape":[3],"data_offsets":[10,13]}})"),
-                       as_bytes("      "),  // 250 header bytes padded to 256
+    expected = concat({padded_header(R"({"__metadata__":{"data_xxh3_64":"86eb68f5dab0e2af","format":"nmt-1"},)"
+                                     R"("w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                                     R"("c":{"dtype":"BF16","shape":[1],"data_offsets":[4,6]},)"
+                                     R"("b":{"dtype":"F16","shape":[2],"data_offsets":[6,10]},)"
+                                     R"("a":{"dtype":"U8","shape":[3],"data_offsets":[10,13]}})"),
                        {0, 0, 0, 0xc0, 0x80, 0x3f, 0x00, 0x3c, 0x00, 0xb8, 0x01, 0x02, 0xff}});
     CHECK(read_bytes(path) == expected);
 
-    SafetensorsFile empty;
+    SafetensorsFile empty;  // XXH3-64 of no bytes: xxHash's published value
     write_safetensors(path, empty);
-    CHECK(read_bytes(path) == concat({{8, 0, 0, 0, 0, 0, 0, 0}, as_bytes("{}      ")}));
+    CHECK(read_bytes(path) == padded_header(R"({"__metadata__":{"data_xxh3_64":"2d06800538d394c2"}})"));
     CHECK(read_safetensors(path).tensors.empty());
 }
 
@@ -521,4 +527,90 @@ TEST_CASE("safetensors: the metadata alone is read from the header, which must b
     write_bytes(cut, file_with_header("[1]", {}));
     CHECK(contains(testing::error_of([&] { read_safetensors_metadata(cut); }), "header is not a JSON object"));
     CHECK(contains(testing::error_of([&] { read_safetensors_metadata(dir.file("absent")); }), "cannot open"));
+}
+
+namespace {
+
+// Where the data section of the safetensors file BYTES starts.
+size_t data_start(const Bytes& bytes) {
+    uint64_t header = 0;
+    for (int i = 0; i < 8; ++i) header |= uint64_t{bytes[i]} << (8 * i);
+    return 8 + header;
+}
+
+}  // namespace
+
+TEST_CASE("safetensors: the data checksum round-trips and is kept out of the metadata") {
+    TempDir dir;
+    const std::string path = dir.file("checked.safetensors");
+    SafetensorsFile file = sample_file();
+    file.metadata[kDataChecksumKey] = "0000000000000000";  // a stale one from a file read before: replaced
+    write_safetensors(path, file);
+    const SafetensorsFile back = read_safetensors(path);
+    CHECK(back.has_checksum);
+    CHECK(back.metadata == sample_file().metadata);
+    CHECK(read_safetensors_metadata(path) == sample_file().metadata);
+    // What the header stores is XXH3-64 of the bytes after it.
+    const Bytes whole = read_bytes(path);
+    const size_t start = data_start(whole);
+    const std::string header(whole.begin() + 8, whole.begin() + static_cast<std::ptrdiff_t>(start));
+    CHECK(contains(header, std::string("\"data_xxh3_64\":\"") +
+                               data_checksum(whole.data() + start, whole.size() - start) + "\""));
+    // Verified in the background too, and then waited for.
+    const SafetensorsFile overlapped = read_safetensors(path, nullptr, ChecksumCheck::Overlapped);
+    CHECK(overlapped.has_checksum);
+    CHECK_NOTHROW(overlapped.wait_for_checksum());
+}
+
+TEST_CASE("safetensors: every single flipped bit of the data section is refused, naming the file") {
+    TempDir dir;
+    const std::string good = dir.file("good.safetensors");
+    write_safetensors(good, sample_file());
+    const Bytes whole = read_bytes(good);
+    const std::string path = dir.file("flipped.safetensors");
+    const std::string expected = path + ": the tensor data does not match its checksum: the file is damaged "
+                                        "(re-download or re-convert it)";
+    for (size_t at = data_start(whole); at < whole.size(); ++at) {
+        for (int bit = 0; bit < 8; ++bit) {
+            Bytes damaged = whole;
+            damaged[at] ^= static_cast<uint8_t>(1u << bit);
+            write_bytes(path, damaged);
+            CAPTURE(at);
+            CAPTURE(bit);
+            CHECK(read_error(path) == expected);
+            const SafetensorsFile overlapped = read_safetensors(path, nullptr, ChecksumCheck::Overlapped);
+            CHECK(testing::error_of([&] { overlapped.wait_for_checksum(); }) == expected);
+        }
+    }
+}
+
+TEST_CASE("safetensors: a damaged checksum in the header is refused, and a file without one is read") {
+    TempDir dir;
+    const std::string path = dir.file("header.safetensors");
+    const Bytes data = {0x00, 0x3c};
+    const std::string table = R"("a":{"dtype":"F16","shape":[1],"data_offsets":[0,2]}})";
+    const std::string right = data_checksum(data.data(), data.size());
+
+    write_bytes(path, file_with_header(R"({"__metadata__":{"data_xxh3_64":")" + right + R"("},)" + table, data));
+    CHECK(read_error(path).empty());
+    CHECK(read_safetensors(path).has_checksum);
+
+    // Not 16 lowercase hex digits: the header is damaged, and says so.
+    for (const std::string& bad : {right.substr(1), right + "0", "G" + right.substr(1), std::string(16, 'A')}) {
+        write_bytes(path, file_with_header(R"({"__metadata__":{"data_xxh3_64":")" + bad + R"("},)" + table, data));
+        CAPTURE(bad);
+        CHECK(read_error(path) == path + ": __metadata__ \"data_xxh3_64\" is not 16 lowercase hex digits: the "
+                                         "header is damaged (re-download or re-convert the file)");
+    }
+    // Another well-formed value: the data does not match it.
+    std::string other = right;
+    other[15] = other[15] == '0' ? '1' : '0';
+    write_bytes(path, file_with_header(R"({"__metadata__":{"data_xxh3_64":")" + other + R"("},)" + table, data));
+    CHECK(contains(read_error(path), "the tensor data does not match its checksum"));
+
+    // No checksum at all, as in every file written before nmt stored one.
+    write_bytes(path, file_with_header("{" + table, data));
+    CHECK(read_error(path).empty());
+    CHECK_FALSE(read_safetensors(path).has_checksum);
+    CHECK_NOTHROW(read_safetensors(path, nullptr, ChecksumCheck::Overlapped).wait_for_checksum());
 }

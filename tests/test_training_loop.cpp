@@ -410,6 +410,38 @@ TEST_CASE("training loop: a checkpoint restores model, moments and state bit for
     CHECK(error_of([&] { load_checkpoint(path); }).find("contains NaN or infinity") != std::string::npos);
 }
 
+TEST_CASE("training loop: a checkpoint with one flipped bit in its data is refused, one without a checksum loads") {
+    Model model = testing::random_model(
+        testing::small_config(CellType::GRU, CellType::GRU, DecoderStyle::Bahdanau, AttentionType::Additive), 22);
+    const Adam adam(model, AdamOptions{});
+    const TrainingState state = initial_training_state(9);
+    const auto path = training_path("flipped.checkpoint").string();
+    save_checkpoint(path, model, adam, ParameterAverage{}, state);
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    uint64_t header_length = 0;
+    std::memcpy(&header_length, bytes.data(), 8);
+
+    // A bit among the Adam moments, which nothing else would check.
+    std::string flipped = bytes;
+    flipped[8 + header_length + (bytes.size() - 8 - header_length) / 2] ^= 0x01;
+    std::ofstream(path, std::ios::binary) << flipped;
+    CHECK(error_of([&] { load_checkpoint(path); }) ==
+          path + ": the tensor data does not match its checksum: the file is damaged (re-download or re-convert it)");
+
+    // Written before checkpoints stored a checksum: loads.
+    nlohmann::json header = nlohmann::json::parse(bytes.substr(8, header_length));
+    REQUIRE(header["__metadata__"].contains("data_xxh3_64"));
+    header["__metadata__"].erase("data_xxh3_64");
+    const std::string text = header.dump();
+    const uint64_t length = text.size();
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(&length), 8);
+    out << text << bytes.substr(8 + header_length);
+    out.close();
+    CHECK(load_checkpoint(path).state.to_json() == state.to_json());
+}
+
 TEST_CASE("training loop: a run lock is exclusive while held and free once released") {
     const std::string path = training_path("run.lock").string();
     {

@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/widest_vectors.h"
 #include "io/output_file.h"
+#include "model/data_checksum.h"
 
 // The format stores little-endian bytes and we copy them straight into floats.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "nmt assumes a little-endian host");
@@ -312,11 +313,22 @@ std::vector<const Entry*> layout_order(const SafetensorsFile& file) {
     return order;
 }
 
+// The checksum of the data section as write_contents lays it out.
+std::string data_section_checksum(const SafetensorsFile& file) {
+    DataChecksum checksum;
+    for (const Entry* entry : layout_order(file)) checksum.add(entry->second.data(), entry->second.byte_size());
+    return checksum.hex();
+}
+
 // The JSON header, keys in the order Python writes them, padded with spaces
-// to a multiple of 8 bytes so the data section starts aligned.
+// to a multiple of 8 bytes so the data section starts aligned. The data
+// checksum is always ours: one the caller's metadata carries over from a file
+// it read and then changed would be stale.
 std::string header_text(const std::string& path, const SafetensorsFile& file) {
     nlohmann::ordered_json header = nlohmann::ordered_json::object();
-    if (!file.metadata.empty()) header["__metadata__"] = file.metadata;
+    std::map<std::string, std::string> metadata = file.metadata;
+    metadata[kDataChecksumKey] = data_section_checksum(file);
+    header["__metadata__"] = metadata;
     uint64_t offset = 0;
     for (const Entry* entry : layout_order(file)) {
         const auto& [name, tensor] = *entry;
@@ -470,6 +482,28 @@ std::map<std::string, std::string> parse_metadata(const std::string& path, const
     return metadata;
 }
 
+// Takes the data checksum out of METADATA: empty when the file has none.
+std::string take_checksum(const std::string& path, std::map<std::string, std::string>& metadata) {
+    auto found = metadata.find(kDataChecksumKey);
+    if (found == metadata.end()) return "";
+    std::string checksum = std::move(found->second);
+    metadata.erase(found);
+    if (!is_data_checksum(checksum))
+        throw Error(path + ": __metadata__ \"" + kDataChecksumKey + "\" is not 16 lowercase hex digits: the header "
+                           "is damaged (re-download or re-convert the file)");
+    return checksum;
+}
+
+// Hashes the data section and compares: a memory-bound pass over every byte.
+// MAPPING keeps the bytes mapped while another thread runs this.
+void verify_checksum(const std::string& path, const std::string& expected, const uint8_t* data, uint64_t size,
+                     const std::shared_ptr<const MappedFile>& mapping) {
+    (void)mapping;
+    if (data_checksum(data, size) != expected)
+        throw Error(path + ": the tensor data does not match its checksum: the file is damaged (re-download or "
+                           "re-convert it)");
+}
+
 // A JSON value for a message: the file may hold a huge one.
 std::string brief_dump(const Json& value) {
     std::string text = value.dump();
@@ -566,7 +600,7 @@ void check_tiling(const std::string& path, std::vector<Span> spans, uint64_t dat
 
 }  // namespace
 
-SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table) {
+SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table, ChecksumCheck checksum_check) {
     const auto mapped = std::make_shared<const MappedFile>(path);
     const uint64_t length = header_length(path, *mapped);
     const Json header = parse_header(path, *mapped, length);
@@ -574,10 +608,12 @@ SafetensorsFile read_safetensors(const std::string& path, const TableCheck& chec
     const uint64_t data_size = mapped->size() - 8 - length;
 
     SafetensorsFile file;
+    std::string checksum;
     std::map<std::string, Span> spans;
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             file.metadata = parse_metadata(path, entry);
+            checksum = take_checksum(path, file.metadata);
             continue;
         }
         file.tensors[name] = parse_tensor(path, name, entry, data_size, spans[name]);
@@ -592,15 +628,28 @@ SafetensorsFile read_safetensors(const std::string& path, const TableCheck& chec
         tensor.mapped_size = span.end - span.begin;
         tensor.mapping = mapped;
     }
+    file.has_checksum = !checksum.empty();
+    if (file.has_checksum && checksum_check == ChecksumCheck::BeforeReturning)
+        verify_checksum(path, checksum, data, data_size, mapped);
+    else if (file.has_checksum)
+        file.checksum_verification =
+            std::async(std::launch::async, verify_checksum, path, checksum, data, data_size, mapped).share();
     return file;
+}
+
+void SafetensorsFile::wait_for_checksum() const {
+    if (checksum_verification.valid()) checksum_verification.get();
 }
 
 std::map<std::string, std::string> read_safetensors_metadata(const std::string& path) {
     const MappedFile mapped(path);  // reads the header's pages only
     const uint64_t length = header_length(path, mapped);
     const Json header = parse_header(path, mapped, length);
-    auto metadata = header.find("__metadata__");
-    return metadata == header.end() ? std::map<std::string, std::string>{} : parse_metadata(path, *metadata);
+    auto found = header.find("__metadata__");
+    if (found == header.end()) return {};
+    std::map<std::string, std::string> metadata = parse_metadata(path, *found);
+    take_checksum(path, metadata);
+    return metadata;
 }
 
 }  // namespace nmt

@@ -2,10 +2,13 @@
 // header mapping tensor names to {dtype, shape, data_offsets}, an optional
 // "__metadata__" object of strings, then the raw little-endian tensor bytes.
 // Python's `safetensors` opens what we write, and we refuse anything malformed
-// with a message naming the file and the problem.
+// with a message naming the file and the problem. Every file we write stores
+// a checksum of its tensor bytes (model/data_checksum.h) in __metadata__, and
+// reading verifies it when a file has one.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -57,9 +60,29 @@ struct StoredTensor {
 };
 
 struct SafetensorsFile {
-    std::map<std::string, std::string> metadata;  // "__metadata__": string values only, per the format
+    // "__metadata__": string values only, per the format. Without the data
+    // checksum, which the container writes and checks itself.
+    std::map<std::string, std::string> metadata;
     std::map<std::string, StoredTensor> tensors;
+
+    // Of a file read: whether its header stores a checksum of the data
+    // section. read_safetensors has verified it, or with
+    // ChecksumCheck::Overlapped is verifying it until wait_for_checksum().
+    bool has_checksum = false;
+    std::shared_future<void> checksum_verification;  // the check under way (Overlapped only)
+    // Returns once the check under way has passed; throws nmt::Error "PATH:
+    // the tensor data does not match its checksum..." if it failed. Returns
+    // at once when none is under way.
+    void wait_for_checksum() const;
 };
+
+// When read_safetensors verifies the data checksum: before it returns, or on
+// another thread while the caller goes on to convert the tensors (hashing a
+// 40 MB model costs 10-20 ms, a memory-bound pass over every byte). A caller
+// that overlaps must call wait_for_checksum() before trusting a value, and
+// should call it before reporting any other problem it finds in the data:
+// then a damaged file is named as damaged, not by what the damage did.
+enum class ChecksumCheck { BeforeReturning, Overlapped };
 
 // Writes PATH as write_output_file does: a regular file through PATH.tmp and a
 // rename, so a reader (or a killed writer) never sees a half-written file; a
@@ -69,8 +92,10 @@ struct SafetensorsFile {
 void write_safetensors(const std::string& path, const SafetensorsFile& file);
 
 // Reads and validates: file size, header length, JSON, dtypes, shapes,
-// offsets inside the data section, no overlaps or gaps. Throws nmt::Error
-// "PATH: problem" on anything wrong.
+// offsets inside the data section, no overlaps or gaps, and the data
+// checksum when the header stores one (files without one, written before nmt
+// stored it or by other tools, still load). Throws nmt::Error "PATH: problem"
+// on anything wrong.
 //
 // CHECK_TABLE, when given, sees the metadata and the tensor table (names,
 // dtypes, shapes; bytes still empty) before the layout of the data section
@@ -78,10 +103,12 @@ void write_safetensors(const std::string& path, const SafetensorsFile& file);
 // needs checks names there, so that a tensor missing from the table is
 // reported by its name rather than as the bytes it leaves behind.
 using TableCheck = std::function<void(const SafetensorsFile& table)>;
-SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table = nullptr);
+SafetensorsFile read_safetensors(const std::string& path, const TableCheck& check_table = nullptr,
+                                 ChecksumCheck checksum = ChecksumCheck::BeforeReturning);
 
 // The header's __metadata__ alone (empty when it has none), reading only the
 // header: to tell what kind of file a path holds before loading all of it.
+// Without the data checksum, as SafetensorsFile::metadata.
 std::map<std::string, std::string> read_safetensors_metadata(const std::string& path);
 
 }  // namespace nmt
