@@ -4,12 +4,14 @@
 #include <cctype>
 
 #include "formats/po_catalogue.h"
+#include "formats/srt_subtitles.h"
 
 namespace nmt {
 
 const std::vector<DocumentFormat>& document_formats() {
     static const std::vector<DocumentFormat> formats = {
         {"po", {".po", ".pot"}, "gettext catalogue: untranslated messages translated, marked fuzzy", translate_po},
+        {"srt", {".srt"}, "SubRip subtitles: cue text translated, numbers and timings kept", translate_srt},
     };
     return formats;
 }
