@@ -62,4 +62,13 @@ nmt translate -m "$SOURCE_DIR/models/en-fr.nmt" -i "$TMP/broken.srt" -o "$TMP/br
 grep -q "broken.srt: line 6: not a subtitle cue" "$TMP/err" || fail "no warning naming line 6: $(cat "$TMP/err")"
 grep -q "^broken text$" "$TMP/broken.fr.srt" || fail "the broken block was not copied through"
 
+# A document is read whole, so bounded: past 64 MB it is refused unread,
+# with no output file.
+if head -c 70000000 /dev/zero | nmt translate -m "$SOURCE_DIR/models/en-fr.nmt" --format srt -o "$TMP/big.srt" \
+    2>"$TMP/err"; then
+    fail "a 70 MB document was accepted"
+fi
+grep -q "stdin: larger than 64 MB" "$TMP/err" || fail "no size error: $(cat "$TMP/err")"
+[[ ! -e "$TMP/big.srt" ]] || fail "a refused document left an output file"
+
 echo "ok: subtitles translated en->fr and en->de with numbers, timings and cue lines kept"
