@@ -44,6 +44,23 @@ public:
     }
 };
 
+// One fixed French translation whatever the input: "Amuse-toi bien !"
+// with a no-break space before "!", its words linked to "Have" and "fun".
+class FixedTranslator : public SegmentTranslator {
+public:
+    std::vector<SegmentTranslation> translate(const Strings& segments) override {
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) {
+            SegmentTranslation r = testing::ReversingTranslator::reverse(segment);
+            r.text = "Amuse-toi bien\xC2\xA0!";
+            r.target_words = {{0, 9}, {10, 14}, {16, 17}};
+            r.links = {{0, 0}, {1, 1}, {1, 2}};
+            out.push_back(std::move(r));
+        }
+        return out;
+    }
+};
+
 std::string translate(SegmentTranslator& translator, const std::string& text, Strings* warnings = nullptr) {
     DocumentOptions options;
     options.target_language = "fr";
@@ -86,6 +103,12 @@ TEST_CASE("srt: numbers and timings are kept, a cue's lines re-wrapped to its li
     const std::string crlf = "1\r\n00:00:01,000 --> 00:00:02,000\r\nYes\r\nno.\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nHi there";
     CHECK(translate(fake, crlf) ==
           "1\r\n00:00:01,000 --> 00:00:02,000\r\nNO.\r\nYES\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nTHERE HI");
+}
+
+TEST_CASE("srt: lines never break at a no-break space") {
+    FixedTranslator fixed;
+    CHECK(translate(fixed, "1\n00:00:01,000 --> 00:00:02,000\nHave\nfun\nnow!\n") ==
+          "1\n00:00:01,000 --> 00:00:02,000\nAmuse-toi\nbien\xC2\xA0!\n");
 }
 
 TEST_CASE("srt: a sentence that runs across cues is translated whole and cut at the aligned word") {

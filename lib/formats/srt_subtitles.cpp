@@ -200,49 +200,60 @@ bool starts_sentence(const std::string& text) {
     return !pronoun;
 }
 
-// The translation's words [begin, end) as text, and wrapped into at most
-// `count` lines of balanced length (fewer when there are fewer words).
+// Whether a line may break before target word w: the gap before it holds an
+// ordinary space (French puts no-break spaces before "!" and "?", which stay
+// with their word).
+bool breakable(const SegmentTranslation& t, size_t w) {
+    if (w == 0 || w >= t.target_words.size()) return true;
+    for (size_t b = t.target_words[w - 1].end; b < t.target_words[w].begin; ++b)
+        if (t.text[b] == ' ' || t.text[b] == '\t') return true;
+    return false;
+}
+
+// The translation's words [begin, end) wrapped into at most `count` lines of
+// balanced length (fewer when there are fewer places to break), each line
+// the translation's own bytes between its first and last word.
 std::vector<std::string> wrap(const SegmentTranslation& t, size_t begin, size_t end, size_t count) {
-    std::vector<std::string> words;
-    for (size_t w = begin; w < end; ++w)
-        words.push_back(t.text.substr(t.target_words[w].begin, t.target_words[w].end - t.target_words[w].begin));
+    std::vector<ByteSpan> units;  // runs of words no line may break inside
+    for (size_t w = begin; w < end; ++w) {
+        if (units.empty() || (w > begin && breakable(t, w)))
+            units.push_back(t.target_words[w]);
+        else
+            units.back().end = t.target_words[w].end;
+    }
     std::vector<std::string> lines;
-    if (words.empty()) return lines;
-    count = std::max<size_t>(1, std::min(count, words.size()));
+    if (units.empty()) return lines;
+    count = std::max<size_t>(1, std::min(count, units.size()));
+    auto size = [&](size_t k) { return units[k].end - units[k].begin + 1; };
     size_t total = 0;
-    for (const auto& w : words) total += w.size() + 1;
-    // Break before the word whose start is nearest each line's share.
+    for (size_t k = 0; k < units.size(); ++k) total += size(k);
+    // Break before the unit whose start is nearest each line's share.
     size_t next = 0, done = 0;
     for (size_t line = 0; line < count; ++line) {
         const size_t left_lines = count - line - 1;
-        size_t stop = words.size() - left_lines;  // leave a word for each line after
+        size_t stop = units.size() - left_lines;  // leave a unit for each line after
         if (left_lines > 0) {
             const double goal = double(total) * double(line + 1) / double(count);
-            size_t best = next + 1, position = done + words[next].size() + 1;
+            size_t best = next + 1, position = done + size(next);
             double best_distance = std::fabs(double(position) - goal);
             for (size_t k = next + 2; k <= stop; ++k) {
-                position += words[k - 1].size() + 1;
+                position += size(k - 1);
                 const double distance = std::fabs(double(position) - goal);
                 if (distance < best_distance) best = k, best_distance = distance;
             }
             stop = best;
         }
-        std::string text;
-        for (size_t k = next; k < stop; ++k) {
-            if (k > next) text += ' ';
-            text += words[k];
-            done += words[k].size() + 1;
-        }
-        lines.push_back(text);
+        for (size_t k = next; k < stop; ++k) done += size(k);
+        lines.push_back(t.text.substr(units[next].begin, units[stop - 1].end - units[next].begin));
         next = stop;
     }
     return lines;
 }
 
-// Where to cut a translation of `targets` words between two cues, the second
-// starting at source word `source_break`: among cuts that leave at least
-// `before` words before it and `after` after it, the one fewest links cross,
-// then the one nearest the source's proportion.
+// Where to cut a translation between two cues, the second starting at
+// source word `source_break`: among the cuts from..to before a word that may
+// start a line, the one fewest links cross, then the one nearest the
+// source's proportion (`from` when there is none).
 size_t cut(const SegmentTranslation& t, size_t sources, size_t source_break, size_t from, size_t to) {
     const size_t targets = t.target_words.size();
     size_t best = from;
@@ -250,6 +261,7 @@ size_t cut(const SegmentTranslation& t, size_t sources, size_t source_break, siz
     double best_distance = 0;
     const double proportional = sources ? double(targets) * double(source_break) / double(sources) : 0;
     for (size_t c = from; c <= to; ++c) {
+        if (!breakable(t, c)) continue;  // never before a word a no-break space holds
         long crossing = 0;
         for (const auto& [s, w] : t.links)
             if ((size_t(s) < source_break) != (size_t(w) < c)) ++crossing;
