@@ -3,8 +3,11 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -18,6 +21,8 @@
 #include "stream_files.h"
 #include "decode/precision.h"
 #include "decode/translation_stream.h"
+#include "formats/document_format.h"
+#include "formats/model_segment_translator.h"
 
 namespace nmt::app {
 
@@ -29,6 +34,7 @@ struct TranslateCommand {
     std::string precision = "auto";
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false, overwrite = false;
+    bool format_given = false, overwrite_translated = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
@@ -80,6 +86,61 @@ void check_search_memory(const ModelConfig& config, TranslateOptions& translate,
     if (at_once * bound > 0.75 * physical) translate.parallel_batches = 1;
 }
 
+// The document format to read the input as: --format's when it names one
+// (text and jsonl name none), else the one -i's extension chooses.
+const DocumentFormat* document_format(const TranslateCommand& o) {
+    if (o.format_given) return find_document_format(o.format);
+    if (!o.input.empty() && o.input != "-") return document_format_for_file(o.input);
+    return nullptr;
+}
+
+// A document is read whole (its segments translate in one call), so it is
+// bounded: past kMaxDocumentBytes it is refused rather than read.
+std::string read_document(int fd, const std::string& name) {
+    std::string text;
+    char buffer[1 << 16];
+    while (true) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw Error(name + ": cannot read: " + std::strerror(errno));
+        if (n == 0) return text;
+        if (text.size() + static_cast<size_t>(n) > kMaxDocumentBytes)
+            throw Error(name + ": larger than " + std::to_string(kMaxDocumentBytes >> 20) +
+                        " MB; a document is translated whole, so split it (or use --format text for lines)");
+        text.append(buffer, static_cast<size_t>(n));
+    }
+}
+
+// The whole document read, translated, and only then written: a refused
+// input leaves no output behind.
+void translate_document(const DocumentFormat& format, TranslateCommand& o, Translator& translator) {
+    if (o.stream.translate.search.n_best > 1 || !o.alignments.empty() || !o.svg_directory.empty())
+        throw Error("--n-best, --alignments and --alignment-svg are for lines, not --format " + format.name);
+    const std::function<void(const std::string&)> warn =
+        o.quiet ? std::function<void(const std::string&)>()
+                : [](const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); };
+    const bool from_stdin = o.input.empty() || o.input == "-";
+    const std::string name = from_stdin ? "stdin" : o.input;
+    const int fd = from_stdin ? STDIN_FILENO : open_input(o.input);
+    const std::string text = read_document(fd, name);
+    if (fd != STDIN_FILENO) ::close(fd);
+    const auto output = open_output(o.output);  // before translating: an unwritable -o fails at once
+    o.stream.translate.use_shortlist = !o.no_shortlist;
+    ModelSegmentTranslator segments(translator, o.stream.translate, !o.no_split);
+    segments.warn = warn;
+    DocumentOptions options;
+    const ModelConfig& config = translator.model().config;
+    options.source_language = o.model.from.empty() ? config.source_language : o.model.from;
+    options.target_language = o.model.to.empty() ? config.target_language : o.model.to;
+    options.overwrite_translated = o.overwrite_translated;
+    options.warn = warn;
+    const std::string translated = format.translate(text, name, segments, options);
+    if (std::fwrite(translated.data(), 1, translated.size(), output->file()) != translated.size())
+        throw_write_error(output->name(), errno);
+    output->commit();
+    exit_without_teardown();
+}
+
 void run(TranslateCommand& o) {
     if (o.list_models) {
         const auto models = installed_models();
@@ -106,6 +167,7 @@ void run(TranslateCommand& o) {
     check_search_options(search);
     check_search_memory(model.config, o.stream.translate, widened_by_n_best);
     Translator translator(model);
+    if (const DocumentFormat* format = document_format(o)) translate_document(*format, o, translator);
 
     const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);
     // A line past a megabyte (thousands of sentences) is cut there, so that
@@ -185,9 +247,21 @@ void add_translate_command(CLI::App& app) {
                   "translations as --threads 1")
         ->check(CLI::Range(0, 256))
         ->capture_default_str();
-    c->add_option("--format", o->format, "text: translations; jsonl: one JSON object per line with alignments")
-        ->check(CLI::IsMember({"text", "jsonl"}))
-        ->capture_default_str();
+    std::vector<std::string> formats = {"text", "jsonl"};
+    std::string format_help =
+        "text: translations, one line per line; jsonl: one JSON object per line with alignments";
+    for (const auto& format : document_formats()) {
+        formats.push_back(format.name);
+        format_help += "; " + format.name + ": " + format.description;
+    }
+    format_help += ". Default: the format -i's extension names (";
+    for (const auto& format : document_formats())
+        for (const auto& extension : format.extensions) format_help += extension + " ";
+    format_help.back() = ')';
+    format_help += ", else text";
+    auto* format = c->add_option("--format", o->format, format_help)->check(CLI::IsMember(formats))->capture_default_str();
+    c->add_flag("--overwrite-translated", o->overwrite_translated,
+                "--format po: translate messages that already have a translation too (default: keep them)");
     c->add_option("--alignments", o->alignments,
                   "Also write JSON Lines with tokens, scores and attention matrices (pieces and words) to this file");
     c->add_option("--alignment-svg", o->svg_directory, "Also write one attention heatmap SVG per line into this directory");
@@ -198,8 +272,9 @@ void add_translate_command(CLI::App& app) {
                 "Print the model's own text even where it lost or garbled a placeholder or tag of the source "
                 "(%s, {name}, <b>, URLs), instead of restoring them");
     c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
-    c->callback([o, penalty] {
+    c->callback([o, penalty, format] {
         o->length_penalty_given = penalty->count() > 0;
+        o->format_given = format->count() > 0;
         run(*o);
     });
 }
