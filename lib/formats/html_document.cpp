@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "formats/inline_markup.h"
 
 namespace nmt {
 
@@ -105,9 +106,21 @@ enum class Role {
 };
 
 bool all_descendants_inline(const GumboNode* node);
+bool holds_plaintext(const GumboNode* node);
 
-Role role_of(const GumboNode* node) {
+// Roles are asked for again and again down a tree: kept while one document
+// is being read (cleared by RoleCache, as nodes' addresses are reused).
+thread_local std::unordered_map<const GumboNode*, Role> role_cache;
+struct RoleCache {
+    RoleCache() { role_cache.clear(); }
+    ~RoleCache() { role_cache.clear(); }
+};
+
+Role find_role(const GumboNode* node) {
     const GumboElement& element = node->v.element;
+    // Everything after "<plaintext>" is text: it and what holds it stay where
+    // they are, last.
+    if (holds_plaintext(node)) return Role::Kept;
     const bool html = element.tag_namespace == GUMBO_NAMESPACE_HTML;
     if (!html) return Role::Verbatim;  // svg and math roots are HTML-parented foreign elements
     if (translate_no(node)) return translatable_inline(element.tag) || verbatim_inline(element.tag) ? Role::Verbatim
@@ -119,6 +132,24 @@ Role role_of(const GumboNode* node) {
     }
     if (translatable_inline(element.tag) && all_descendants_inline(node)) return Role::Inline;
     return verbatim_block(element.tag) ? Role::Kept : Role::Block;
+}
+
+Role role_of(const GumboNode* node) {
+    auto found = role_cache.find(node);
+    if (found != role_cache.end()) return found->second;
+    const Role role = find_role(node);
+    role_cache[node] = role;
+    return role;
+}
+
+bool holds_plaintext(const GumboNode* node) {
+    if (is_html(node, GUMBO_TAG_PLAINTEXT)) return true;
+    const GumboVector& kids = children_of(node);
+    for (unsigned i = 0; i < kids.length; ++i) {
+        const GumboNode* kid = static_cast<const GumboNode*>(kids.data[i]);
+        if (is_element(kid) && role_of(kid) == Role::Kept && holds_plaintext(kid)) return true;
+    }
+    return false;
 }
 
 bool all_descendants_inline(const GumboNode* node) {
@@ -247,46 +278,30 @@ std::string doctype(const GumboDocument& doc) {
 
 // ---- Segments: a block's running text across its inline elements ----
 
-// One element (or comment) inside a run; index 0 is the run itself.
-struct RunPart {
-    const GumboNode* node = nullptr;
-    int parent = -1;
-    bool verbatim = false;
-    size_t start_byte = 0;  // where it begins in the segment
-    std::vector<int> children;
-};
-
 struct Run {
     const GumboNode* parent = nullptr;
     size_t first = 0, last = 0;  // children [first, last) of parent
-    std::string segment;
-    std::vector<int> owner;  // each segment byte's innermost part
-    std::vector<RunPart> parts;
-    std::string leading, trailing;  // whitespace kept outside the translation
-    bool has_words = false;         // any word outside verbatim parts
+    InlineSegment segment;
+    std::vector<const GumboNode*> nodes;  // each part's element or comment
+    std::string leading, trailing;        // whitespace kept outside the translation
     int segment_index = -1;
 };
 
 class RunBuilder {
 public:
-    explicit RunBuilder(Run& run) : run_(run) { run_.parts.emplace_back(); }
+    explicit RunBuilder(Run& run) : run_(run) { run_.nodes.push_back(nullptr); }
 
     void add(const GumboNode* node, int parent) {
         if (node->type == GUMBO_NODE_TEXT || node->type == GUMBO_NODE_WHITESPACE) {
-            add_text(node->v.text.text, parent, false);
+            run_.segment.add_text(node->v.text.text, std::char_traits<char>::length(node->v.text.text), parent);
             return;
         }
-        const int index = static_cast<int>(run_.parts.size());
-        RunPart part;
-        part.node = node;
-        part.parent = parent;
-        part.start_byte = run_.segment.size();
-        part.verbatim = !is_element(node) || role_of(node) == Role::Verbatim;
-        run_.parts.push_back(part);
-        run_.parts[parent].children.push_back(index);
-        if (!is_element(node)) return;  // a comment or CDATA: no words
-        if (part.verbatim) {
-            if (is_html(node, GUMBO_TAG_BR)) pending_space_ = true;
+        const bool verbatim = !is_element(node) || role_of(node) == Role::Verbatim;
+        const int index = run_.segment.add_part(parent, verbatim);
+        run_.nodes.push_back(node);
+        if (!is_element(node)) return;  // a comment: no words
+        if (verbatim) {
+            if (is_html(node, GUMBO_TAG_BR)) run_.segment.add_space();
             if (verbatim_inline_with_text(node->v.element.tag) || translate_no(node)) add_all_text(node, index);
             return;
         }
@@ -299,29 +314,14 @@ private:
         const GumboVector& kids = children_of(node);
         for (unsigned i = 0; i < kids.length; ++i) {
             const GumboNode* kid = static_cast<const GumboNode*>(kids.data[i]);
-            if (kid->type == GUMBO_NODE_TEXT || kid->type == GUMBO_NODE_WHITESPACE) add_text(kid->v.text.text, owner, true);
-            else if (is_element(kid)) add_all_text(kid, owner);
-        }
-    }
-    void add_text(const char* text, int owner, bool verbatim) {
-        for (const char* p = text; *p; ++p) {
-            if (ascii_space(*p)) {
-                pending_space_ = true;
-                continue;
-            }
-            if (pending_space_ && !run_.segment.empty()) {
-                run_.segment += ' ';
-                run_.owner.push_back(owner);
-            }
-            pending_space_ = false;
-            run_.segment += *p;
-            run_.owner.push_back(owner);
-            if (!verbatim) run_.has_words = true;
+            if (kid->type == GUMBO_NODE_TEXT || kid->type == GUMBO_NODE_WHITESPACE)
+                run_.segment.add_text(kid->v.text.text, std::char_traits<char>::length(kid->v.text.text), owner, false);
+            else if (is_element(kid))
+                add_all_text(kid, owner);
         }
     }
 
     Run& run_;
-    bool pending_space_ = false;
 };
 
 std::string leading_space(const GumboNode* node) {
@@ -434,11 +434,12 @@ private:
         }
     }
     void inline_attributes(const Run& run) {
-        for (size_t p = 1; p < run.parts.size(); ++p)
-            if (is_element(run.parts[p].node) && !run.parts[p].verbatim) attributes(run.parts[p].node);
-            else if (is_element(run.parts[p].node) && is_html(run.parts[p].node, GUMBO_TAG_IMG) &&
-                     !translate_no(run.parts[p].node))
-                attributes(run.parts[p].node);
+        for (size_t p = 1; p < run.nodes.size(); ++p) {
+            const GumboNode* node = run.nodes[p];
+            if (!is_element(node)) continue;
+            if (!run.segment.parts()[p].verbatim || (is_html(node, GUMBO_TAG_IMG) && !translate_no(node)))
+                attributes(node);
+        }
     }
 
     void run(const GumboNode* parent, size_t first, size_t last) {
@@ -449,214 +450,16 @@ private:
         RunBuilder builder(run);
         for (size_t i = first; i < last; ++i) builder.add(child(parent, i), 0);
         inline_attributes(run);
-        if (!run.has_words) return;
+        if (!run.segment.has_words()) return;
         run.leading = leading_space(child(parent, first));
         run.trailing = trailing_space(child(parent, last - 1));
-        if (first + 1 == last && run.trailing.empty()) {
-            // a lone text node: trailing_space found nothing if it is all space
-        }
         run.segment_index = static_cast<int>(t_.segments.size());
-        t_.segments.push_back(run.segment);
+        t_.segments.push_back(run.segment.text());
         t_.run_at[{parent, first}] = t_.runs.size();
         t_.runs.push_back(std::move(run));
     }
 
     Translation& t_;
-};
-
-// ---- Putting inline elements back around their words ----
-
-struct Span {
-    int begin = 0, end = 0;  // target words [begin, end)
-};
-
-class RunRenderer {
-public:
-    RunRenderer(const Run& run, const SegmentTranslation& tr, std::function<void(const GumboNode*, std::string&)> verbatim,
-                std::function<void(const GumboNode*, std::string&)> start_tag,
-                std::function<void(const GumboNode*, std::string&)> end_tag)
-        : run_(run), tr_(tr), verbatim_(std::move(verbatim)), start_tag_(std::move(start_tag)),
-          end_tag_(std::move(end_tag)) {}
-
-    std::string render() {
-        check();
-        const int parts = static_cast<int>(run_.parts.size());
-        ns_ = static_cast<int>(tr_.source_words.size());
-        nt_ = static_cast<int>(tr_.target_words.size());
-        sources_of_target_.assign(nt_, {});
-        targets_of_source_.assign(ns_, {});
-        for (auto [s, t] : tr_.links) {
-            if (s < 0 || s >= ns_ || t < 0 || t >= nt_) continue;
-            sources_of_target_[t].push_back(s);
-            targets_of_source_[s].push_back(t);
-        }
-        words_of_.assign(parts, {});
-        own_words_of_.assign(parts, {});
-        for (int s = 0; s < ns_; ++s) {
-            const ByteSpan word = tr_.source_words[s];
-            std::vector<int> owners;
-            bool single = true;
-            for (size_t b = word.begin; b < word.end && b < run_.owner.size(); ++b) {
-                if (run_.owner[b] != run_.owner[word.begin]) single = false;
-                for (int p = run_.owner[b]; p >= 0; p = run_.parts[p].parent)
-                    if (std::find(owners.begin(), owners.end(), p) == owners.end()) owners.push_back(p);
-            }
-            for (int p : owners) words_of_[p].push_back(s);
-            if (single && word.begin < run_.owner.size()) own_words_of_[run_.owner[word.begin]].push_back(s);
-        }
-        dropped_.assign(nt_, false);
-        span_.assign(parts, {});
-        span_[0] = {0, nt_};
-        place(0);
-        std::string out = run_.leading;
-        render_inner(0, 0, tr_.text.size(), out);
-        out += run_.trailing;
-        return out;
-    }
-
-private:
-    void check() const {
-        size_t previous = 0;
-        for (const ByteSpan& w : tr_.target_words) {
-            if (w.begin < previous || w.end < w.begin || w.end > tr_.text.size())
-                throw Error("HTML: the segment translator gave target word spans out of order or outside its text");
-            previous = w.end;
-        }
-    }
-
-    // The gap (between target words) just after the translation of the
-    // last aligned source word before `byte`, else before the first after.
-    int gap_near(size_t byte) const {
-        int before = -1;
-        for (int s = 0; s < ns_ && tr_.source_words[s].begin < byte; ++s) before = s;
-        for (int s = before; s >= 0; --s)
-            if (!targets_of_source_[s].empty())
-                return *std::max_element(targets_of_source_[s].begin(), targets_of_source_[s].end()) + 1;
-        for (int s = before + 1; s < ns_; ++s)
-            if (!targets_of_source_[s].empty())
-                return *std::min_element(targets_of_source_[s].begin(), targets_of_source_[s].end());
-        return ns_ == 0 ? 0 : static_cast<int>(static_cast<long long>(before + 1) * nt_ / ns_);
-    }
-
-    Span desired(int p) {
-        const RunPart& part = run_.parts[p];
-        if (part.verbatim) {
-            // The target words made only of its own words are its words.
-            std::vector<bool> own(ns_, false);
-            for (int s : own_words_of_[p]) own[s] = true;
-            std::vector<int> mine;
-            for (int t = 0; t < nt_; ++t) {
-                if (sources_of_target_[t].empty() || dropped_[t]) continue;
-                bool all = true;
-                for (int s : sources_of_target_[t]) all = all && own[s];
-                if (all) mine.push_back(t);
-            }
-            if (mine.empty()) {
-                const int g = gap_near(part.start_byte);
-                return {g, g};
-            }
-            int end = mine[0] + 1;
-            while (std::find(mine.begin(), mine.end(), end) != mine.end()) ++end;
-            for (int t : mine)
-                if (t >= end) dropped_[t] = true;  // a second copy of its text
-            return {mine[0], end};
-        }
-        const std::vector<int>& words = words_of_[p];
-        int lo = nt_, hi = -1;
-        for (int s : words)
-            for (int t : targets_of_source_[s]) {
-                lo = std::min(lo, t);
-                hi = std::max(hi, t);
-            }
-        if (hi >= 0) return {lo, hi + 1};
-        if (!words.empty() && ns_ > 0) {  // words, none aligned: where they stand in proportion
-            const int begin = static_cast<int>(static_cast<long long>(words.front()) * nt_ / ns_);
-            int end = static_cast<int>((static_cast<long long>(words.back() + 1) * nt_ + ns_ - 1) / ns_);
-            end = std::max(end, std::min(begin + 1, nt_));
-            return {begin, end};
-        }
-        const int g = gap_near(part.start_byte);
-        return {g, g};
-    }
-
-    // Each child's span inside its parent's, siblings apart and in order.
-    void place(int p) {
-        const std::vector<int>& kids = run_.parts[p].children;
-        std::vector<std::pair<Span, int>> wanted;
-        for (size_t i = 0; i < kids.size(); ++i) wanted.emplace_back(desired(kids[i]), static_cast<int>(i));
-        std::stable_sort(wanted.begin(), wanted.end(), [](const auto& a, const auto& b) {
-            if (a.first.begin != b.first.begin) return a.first.begin < b.first.begin;
-            return a.first.end < b.first.end;
-        });
-        const Span parent = span_[p];
-        int cursor = parent.begin;
-        for (auto& [want, i] : wanted) {
-            Span s;
-            s.begin = std::clamp(std::max(want.begin, cursor), parent.begin, parent.end);
-            s.end = std::clamp(std::max(want.end, s.begin), s.begin, parent.end);
-            cursor = s.end;
-            span_[kids[i]] = s;
-        }
-        for (int kid : kids) place(kid);
-    }
-
-    std::pair<size_t, size_t> bytes(int p, size_t parent_begin, size_t parent_end) const {
-        const Span s = span_[p];
-        if (s.begin < s.end) return {tr_.target_words[s.begin].begin, tr_.target_words[s.end - 1].end};
-        size_t at = s.begin > 0 ? tr_.target_words[s.begin - 1].end : parent_begin;
-        at = std::clamp(at, parent_begin, parent_end);
-        return {at, at};
-    }
-
-    void text(size_t begin, size_t end, std::string& out) const {
-        size_t pos = begin;
-        for (int t = 0; t < nt_; ++t) {
-            if (!dropped_[t]) continue;
-            const ByteSpan w = tr_.target_words[t];
-            if (w.end <= pos || w.begin >= end) continue;
-            if (w.begin > pos) escape_text(tr_.text.data() + pos, w.begin - pos, out);
-            pos = std::max(pos, std::min<size_t>(w.end, end));
-        }
-        if (end > pos) escape_text(tr_.text.data() + pos, end - pos, out);
-    }
-
-    void render_inner(int p, size_t begin, size_t end, std::string& out) const {
-        struct Placed {
-            size_t begin, end;
-            int part;
-        };
-        std::vector<Placed> placed;
-        for (int kid : run_.parts[p].children) {
-            const auto [b, e] = bytes(kid, begin, end);
-            placed.push_back({b, e, kid});
-        }
-        std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
-            if (a.begin != b.begin) return a.begin < b.begin;
-            return a.end < b.end;
-        });
-        size_t pos = begin;
-        for (const Placed& kid : placed) {
-            if (kid.begin > pos) text(pos, kid.begin, out);
-            const RunPart& part = run_.parts[kid.part];
-            if (part.verbatim) {
-                verbatim_(part.node, out);
-            } else {
-                start_tag_(part.node, out);
-                render_inner(kid.part, kid.begin, kid.end, out);
-                end_tag_(part.node, out);
-            }
-            pos = std::max(pos, kid.end);
-        }
-        if (end > pos) text(pos, end, out);
-    }
-
-    const Run& run_;
-    const SegmentTranslation& tr_;
-    std::function<void(const GumboNode*, std::string&)> verbatim_, start_tag_, end_tag_;
-    int ns_ = 0, nt_ = 0;
-    std::vector<std::vector<int>> sources_of_target_, targets_of_source_, words_of_, own_words_of_;
-    std::vector<bool> dropped_;
-    std::vector<Span> span_;
 };
 
 class Serializer {
@@ -771,11 +574,14 @@ private:
     }
 
     std::string render(const Run& run, const SegmentTranslation& tr) {
-        RunRenderer renderer(
-            run, tr, [this](const GumboNode* n, std::string& o) { node(n, o); },
-            [this](const GumboNode* n, std::string& o) { start_tag(n, o); },
-            [this](const GumboNode* n, std::string& o) { end_tag(n, o); });
-        return renderer.render();
+        std::string out = run.leading;
+        InlineSegment::Writer writer;
+        writer.text = [&](const std::string& text) { escape_text(text.data(), text.size(), out); };
+        writer.open = [&](int part, bool) { start_tag(run.nodes[part], out); };
+        writer.close = [&](int part, bool) { end_tag(run.nodes[part], out); };
+        writer.verbatim = [&](int part) { node(run.nodes[part], out); };
+        run.segment.write(tr, writer);
+        return out + run.trailing;
     }
 
     const Translation* t_;
@@ -852,6 +658,7 @@ std::string HtmlDocument::serialize() const {
 }
 
 std::string HtmlDocument::translate(SegmentTranslator& translator) const {
+    RoleCache roles;
     Translation t;
     Collector collector(t);
     collector.block(parsed_->top());
@@ -875,6 +682,9 @@ std::vector<std::string> HtmlDocument::tag_sequence() const {
     return out;
 }
 
-std::string HtmlDocument::structure() const { return signature(parsed_->output->root); }
+std::string HtmlDocument::structure() const {
+    RoleCache roles;
+    return signature(parsed_->output->root);
+}
 
 }  // namespace nmt
