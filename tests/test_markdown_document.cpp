@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -103,4 +105,44 @@ TEST_CASE("markdown: hard line breaks and entities") {
     CHECK(out.find("FIVE") != std::string::npos);
     const std::string html = MarkdownDocument::to_html(out);
     CHECK(html.find("<br") != std::string::npos);
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE(in);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
+}
+
+// Each fenced or indented code block's info string and text.
+std::vector<std::string> code_blocks(const std::string& markdown) {
+    std::vector<std::string> out;
+    std::string html = MarkdownDocument::to_html(markdown);
+    for (size_t at = html.find("<pre>"); at != std::string::npos; at = html.find("<pre>", at + 1))
+        out.push_back(html.substr(at, html.find("</pre>", at) - at));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("markdown: a real README keeps its structure and its code") {
+    const std::string in = read_file(std::string(NMT_SOURCE_DIR) + "/tests/data/markdown/nodejs-corepack.md");
+    ReversingTranslator translator;
+    const std::string out = MarkdownDocument(in).translate(translator);
+    check_same_structure(in, out);
+    CHECK(code_blocks(out) == code_blocks(in));
+    CHECK(code_blocks(in).size() >= 3);
+    // Every fenced block byte for byte in the output's text.
+    for (size_t at = in.find("```"); at != std::string::npos;) {
+        const size_t end = in.find("\n```", at + 3);
+        REQUIRE(end != std::string::npos);
+        CHECK(out.find(in.substr(at, end + 4 - at)) != std::string::npos);
+        at = in.find("```", end + 4);
+    }
+    REQUIRE(translator.seen.size() == 1);
+    CHECK(translator.seen[0].size() > 30);
+    CHECK(out.find("# COREPACK") != std::string::npos);
 }

@@ -204,18 +204,22 @@ std::string tag_name(const GumboNode* node) {
         }
         return gumbo_normalized_tagname(element.tag);
     }
-    GumboStringPiece name = element.original_tag;
-    if (name.length == 0) return "span";  // never seen: unknown elements come from start tags
-    gumbo_tag_from_original_text(&name);
-    std::string result = ascii_lower(std::string(name.data, name.length));
-    // The tokenizer turns NUL into U+FFFD in tag names; so do we, which
-    // also keeps a NUL out of the output.
-    std::string clean;
-    for (char c : result) {
-        if (c == '\0') clean += "\xEF\xBF\xBD";
-        else clean += c;
+    // An unknown element's name, read off its start tag as the tokenizer
+    // reads it: after "<", up to a space, "/" or ">".
+    const GumboStringPiece tag = element.original_tag;
+    size_t i = 0;
+    while (i < tag.length && tag.data[i] != '<') ++i;
+    ++i;
+    if (i < tag.length && tag.data[i] == '/') ++i;
+    std::string name;
+    for (; i < tag.length; ++i) {
+        const char c = tag.data[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '/' || c == '>') break;
+        if (c >= 'A' && c <= 'Z') name += static_cast<char>(c - 'A' + 'a');
+        else if (c == '\0') name += "\xEF\xBF\xBD";  // as the tokenizer does; no NUL in the output
+        else name += c;
     }
-    return clean;
+    return name.empty() ? "span" : name;  // never seen: unknown elements come from start tags
 }
 
 bool raw_text_parent(const GumboNode* parent) {
