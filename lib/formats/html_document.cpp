@@ -661,7 +661,7 @@ std::string HtmlDocument::serialize() const {
     return out;
 }
 
-std::string HtmlDocument::translate(SegmentTranslator& translator) const {
+std::string HtmlDocument::translate(SegmentTranslator& translator, bool* kept) const {
     RoleCache roles;
     Translation t;
     Collector collector(t);
@@ -674,7 +674,14 @@ std::string HtmlDocument::translate(SegmentTranslator& translator) const {
     Serializer serializer(&t);
     std::string out;
     serialize_top(parsed_->top(), parsed_->page, serializer, out);
-    return out;
+
+    // Inline elements may change order with their words: compare as sets.
+    std::vector<std::string> before = tag_sequence();
+    std::vector<std::string> after = HtmlDocument(out, is_page() ? HtmlKind::Page : HtmlKind::Fragment).tag_sequence();
+    std::sort(before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    if (kept) *kept = before != after;
+    return before == after ? out : html_;
 }
 
 std::vector<std::string> HtmlDocument::tag_sequence() const {
