@@ -154,8 +154,9 @@ private:
         for (size_t i = 0; i < kids.size(); ++i) wanted.emplace_back(desired(kids[i]), static_cast<int>(i));
         // By where they start, then in their source order (a tag with no
         // words inside a word stays on the side of the word's parts it was).
-        std::stable_sort(wanted.begin(), wanted.end(),
-                         [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        if (!seg_.keep_order_)
+            std::stable_sort(wanted.begin(), wanted.end(),
+                             [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
         const Span parent = span_[p];
         int cursor = parent.begin;
         for (auto& [want, i] : wanted) {

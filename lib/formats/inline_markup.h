@@ -38,6 +38,10 @@ public:
     // translator only.
     void add_text(const char* text, size_t size, int part, bool counts = true);
     void add_space() { pending_space_ = true; }
+    // Parts keep their source order (their words still move): for markup
+    // whose meaning hangs on order, such as an HTML tag opened and never
+    // closed in Markdown, which takes in everything after it.
+    void keep_order() { keep_order_ = true; }
 
     const std::string& text() const { return text_; }
     const std::vector<InlinePart>& parts() const { return parts_; }
@@ -58,6 +62,7 @@ private:
     std::vector<InlinePart> parts_;
     bool pending_space_ = false;
     bool has_words_ = false;
+    bool keep_order_ = false;
     friend class InlineLayout;
 };
 

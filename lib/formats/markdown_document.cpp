@@ -112,8 +112,11 @@ public:
                 partner[open.back().second] = static_cast<int>(i);
                 partner[i] = static_cast<int>(open.back().second);
                 open.pop_back();
+            } else {
+                segment.keep_order();  // a stray end tag may close what encloses it
             }
         }
+        if (!open.empty()) segment.keep_order();  // an element that takes in what follows it
         for (size_t i = 0; i < kids.size(); ++i) {
             if (partner[i] > static_cast<int>(i)) {
                 const int pair = add_part(part, PartKind::HtmlPair, kids[i], false);
