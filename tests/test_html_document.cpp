@@ -15,7 +15,7 @@ using nmt::testing::ReversingTranslator;
 
 namespace {
 
-std::string translated(const std::string& html, HtmlKind kind = HtmlKind::Auto) {
+std::string translated_html(const std::string& html, HtmlKind kind = HtmlKind::Auto) {
     ReversingTranslator translator;
     return HtmlDocument(html, kind).translate(translator);
 }
@@ -31,7 +31,7 @@ void check_same_elements(const std::string& input, const std::string& output) {
     CHECK(a == b);
 }
 
-std::string read_file(const std::string& path) {
+std::string read_html_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     REQUIRE(in);
     std::stringstream buffer;
@@ -62,14 +62,14 @@ TEST_CASE("html: inline tags follow their words") {
 
 TEST_CASE("html: nested inline tags stay nested around their words") {
     const std::string in = "<p>one <b>two <i>three</i> four</b> five</p>";
-    const std::string out = translated(in);
+    const std::string out = translated_html(in);
     CHECK(out == "<p>FIVE <b>FOUR <i>THREE</i> TWO</b> ONE</p>");
     check_same_elements(in, out);
 }
 
 TEST_CASE("html: a tag without words is kept next to its neighbour") {
     const std::string in = "<p>one<br>two <a id=\"x\"></a>three</p>";
-    const std::string out = translated(in);
+    const std::string out = translated_html(in);
     CHECK(out.find("<br>") != std::string::npos);
     CHECK(out.find("<a id=\"x\"></a>") != std::string::npos);
     CHECK(out.find("THREE") != std::string::npos);
@@ -80,7 +80,7 @@ TEST_CASE("html: attributes kept and title and alt translated") {
     const std::string in =
         "<div class=\"note\" id=\"n1\" title=\"a small note\"><p data-x=\"1\">see <img src=\"a.png\" alt=\"red "
         "apple\"> here</p></div>";
-    const std::string out = translated(in);
+    const std::string out = translated_html(in);
     CHECK(out ==
           "<div class=\"note\" id=\"n1\" title=\"NOTE SMALL A\"><p data-x=\"1\">HERE SEE<img src=\"a.png\" "
           "alt=\"APPLE RED\"></p></div>");
@@ -110,7 +110,7 @@ TEST_CASE("html: script, style, pre, code, comments and translate=no untouched")
 
 TEST_CASE("html: text is escaped and entities come back as characters") {
     const std::string in = "<p>a &lt;b&gt; &amp; c&nbsp;d</p>";
-    const std::string out = translated(in);
+    const std::string out = translated_html(in);
     CHECK(out == "<p>C&nbsp;D &amp; &lt;B&gt; A</p>");
     check_same_elements(in, out);
 }
@@ -122,7 +122,7 @@ TEST_CASE("html: a whole page keeps its doctype, head and quirks mode") {
         "</body></html>";
     HtmlDocument doc(page);
     CHECK(doc.is_page());
-    const std::string out = translated(page);
+    const std::string out = translated_html(page);
     CHECK(out.rfind("<!DOCTYPE html PUBLIC \"-//W3O//DTD W3 HTML Strict 3.0//EN//\">", 0) == 0);
     CHECK(out.find("<title>PAGE MY</title>") != std::string::npos);
     CHECK(out.find("<td>TEXT CELL</td>") != std::string::npos);
@@ -132,7 +132,7 @@ TEST_CASE("html: a whole page keeps its doctype, head and quirks mode") {
 }
 
 TEST_CASE("html: a fragment stays a fragment") {
-    const std::string out = translated("<li>one two</li>");
+    const std::string out = translated_html("<li>one two</li>");
     CHECK(out == "<li>TWO ONE</li>");
     CHECK_FALSE(HtmlDocument("<p>x</p>").is_page());
     CHECK(HtmlDocument("<body><p>x</p></body>").is_page());
@@ -140,7 +140,7 @@ TEST_CASE("html: a fragment stays a fragment") {
 
 TEST_CASE("html: broken markup is repaired as browsers repair it, never dropped") {
     const std::string in = "<p>one <b>two <i>three</b> four</i><p>five <div>six</p>";
-    const std::string out = translated(in);
+    const std::string out = translated_html(in);
     for (const char* word : {"ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX"}) CHECK(out.find(word) != std::string::npos);
     check_same_elements(HtmlDocument(in).serialize(), out);
     // Parsing the output again gives the repaired tree.
@@ -183,7 +183,7 @@ public:
 TEST_CASE("html: real pages keep their elements through translation") {
     for (const std::string name : {"debian-faq-kernel.html", "maint-guide-upload.html", "developers-reference-scope.html"}) {
         INFO(name);
-        const std::string page = read_file(std::string(NMT_SOURCE_DIR) + "/tests/data/html/" + name);
+        const std::string page = read_html_file(std::string(NMT_SOURCE_DIR) + "/tests/data/html/" + name);
         const HtmlDocument document(page);
         CHECK(document.is_page());
         ReversingTranslator reversing;

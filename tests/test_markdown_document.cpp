@@ -16,7 +16,7 @@ using nmt::testing::ReversingTranslator;
 
 namespace {
 
-std::string translated(const std::string& markdown) {
+std::string translated_markdown(const std::string& markdown) {
     ReversingTranslator translator;
     return MarkdownDocument(markdown).translate(translator);
 }
@@ -44,7 +44,7 @@ TEST_CASE("markdown: paragraphs and headings translated, markers kept") {
 
 TEST_CASE("markdown: emphasis and links follow their words, URL kept") {
     const std::string in = "The **red** car is [here now](https://example.org/a_b?x=1&y=2 \"Title\") *really*.\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     CHECK(out == "*REALLY.* [NOW HERE](https://example.org/a_b?x=1&y=2 \"Title\") IS CAR **RED** THE\n");
     check_same_structure(in, out);
 }
@@ -52,7 +52,7 @@ TEST_CASE("markdown: emphasis and links follow their words, URL kept") {
 TEST_CASE("markdown: inline code and code blocks byte-identical") {
     const std::string in =
         "Run `make  all` now.\n\n```sh\n# not a heading\nmake *all*\n```\n\n    indented code\n\nSee ``a`b``.\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     CHECK(out.find("NOW. `make  all` RUN") != std::string::npos);
     CHECK(out.find("```sh\n# not a heading\nmake *all*\n```\n") != std::string::npos);
     CHECK(out.find("\n    indented code\n") != std::string::npos);
@@ -63,7 +63,7 @@ TEST_CASE("markdown: inline code and code blocks byte-identical") {
 TEST_CASE("markdown: lists, block quotes and task lists keep their markers") {
     const std::string in = "- first item\n- second *item*\n  continued\n\n1. one\n2. two\n\n> quoted text\n> more\n\n"
                            "- [ ] a task\n- [x] done task\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     CHECK(out ==
           "- ITEM FIRST\n- CONTINUED *ITEM* SECOND\n\n1. ONE\n2. TWO\n\n> MORE TEXT QUOTED\n\n"
           "- [ ] TASK A\n- [x] TASK DONE\n");
@@ -83,7 +83,7 @@ TEST_CASE("markdown: tables translated cell by cell") {
 TEST_CASE("markdown: text that would read as markup is escaped") {
     // The reversed words would start a list, a heading, an emphasis.
     const std::string in = "x 1.\n\nfoo -\n\nb* a*\n\nwww.example.org is autolinked\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     check_same_structure(in, out);
     CHECK(out.find("1\\.") != std::string::npos);
 }
@@ -91,7 +91,7 @@ TEST_CASE("markdown: text that would read as markup is escaped") {
 TEST_CASE("markdown: reference definitions, HTML blocks and inline HTML kept") {
     const std::string in = "[ref]: https://example.org\nSome text with [a link][ref].\n\n<div>\nraw *html*\n</div>\n\n"
                            "A <b>bold</b> word<br/>here.\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     CHECK(out.find("[ref]: https://example.org\n") == 0);
     CHECK(out.find("<div>\nraw *html*\n</div>") != std::string::npos);
     CHECK(out.find("<b>BOLD</b>") != std::string::npos);
@@ -100,7 +100,7 @@ TEST_CASE("markdown: reference definitions, HTML blocks and inline HTML kept") {
 
 TEST_CASE("markdown: hard line breaks and entities") {
     const std::string in = "one two  \nthree &amp; four\\\nfive\n";
-    const std::string out = translated(in);
+    const std::string out = translated_markdown(in);
     CHECK(out.find("&") != std::string::npos);
     CHECK(out.find("FIVE") != std::string::npos);
     const std::string html = MarkdownDocument::to_html(out);
@@ -109,7 +109,7 @@ TEST_CASE("markdown: hard line breaks and entities") {
 
 namespace {
 
-std::string read_file(const std::string& path) {
+std::string read_markdown_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     REQUIRE(in);
     std::stringstream buffer;
@@ -129,7 +129,7 @@ std::vector<std::string> code_blocks(const std::string& markdown) {
 }  // namespace
 
 TEST_CASE("markdown: a real README keeps its structure and its code") {
-    const std::string in = read_file(std::string(NMT_SOURCE_DIR) + "/tests/data/markdown/nodejs-corepack.md");
+    const std::string in = read_markdown_file(std::string(NMT_SOURCE_DIR) + "/tests/data/markdown/nodejs-corepack.md");
     ReversingTranslator translator;
     const std::string out = MarkdownDocument(in).translate(translator);
     check_same_structure(in, out);

@@ -461,6 +461,17 @@ bool reference_line(const std::string& line) {
     return close != std::string::npos && close > i + 1;
 }
 
+// A setext heading's underline: "===" or "---" after its container prefix.
+bool underline_line(const std::string& line) {
+    size_t i = 0;
+    while (i < line.size() && (is_space(line[i]) || line[i] == '>')) ++i;
+    if (i == line.size() || (line[i] != '=' && line[i] != '-')) return false;
+    const char c = line[i];
+    while (i < line.size() && line[i] == c) ++i;
+    while (i < line.size() && is_space(line[i])) ++i;
+    return i == line.size();
+}
+
 // The bytes of a block's inline content, or nothing if they cannot be told.
 std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const Source& src) {
     const int first = cmark_node_get_start_line(node), last = cmark_node_get_end_line(node);
@@ -476,12 +487,12 @@ std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const S
         while (begin < end && is_space(src.text()[begin])) ++begin;
         return std::make_pair(begin, end);
     }
-    if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
-        // Reference definitions read off its first lines are not in it, but
-        // its start says they are: skip them (no more than the lines its
-        // content does not need).
+    // Reference definitions read off a paragraph's (or setext heading's)
+    // first lines are not in it, but its start says they are: skip them
+    // (no more than the lines its content does not need).
+    auto skip_references = [&](int content_end_line) {
         int line = first;
-        const int spare = (last - first + 1) - (breaks_in(node) + 1);
+        const int spare = (content_end_line - first + 1) - (breaks_in(node) + 1);
         for (int skipped = 0; skipped < spare; ++skipped, ++line) {
             const size_t from = line == first ? begin : src.line_begin(line);
             if (!reference_line(src.text().substr(from, src.line_end(line) - from))) break;
@@ -491,15 +502,19 @@ std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const S
             begin = src.line_begin(line);
             while (begin < src.line_end(line) && (is_space(src.text()[begin]) || src.text()[begin] == '>')) ++begin;
         }
+    };
+    if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
+        skip_references(last);
         return std::make_pair(begin, src.trim_end(begin, src.line_end(last)));
     }
     // A heading: ATX on one line ("## Title ##"), setext over its content
     // lines and the underline.
     const int content_lines = breaks_in(node) + 1;
-    if (content_lines == 1 && last == first) {
+    const bool atx = src.text()[begin] == '#';
+    if (atx) {
+        if (content_lines != 1) return std::nullopt;
         size_t i = begin;
         const size_t line_end = src.line_end(first);
-        if (i >= line_end || src.text()[i] != '#') return std::nullopt;
         while (i < line_end && src.text()[i] == '#') ++i;
         while (i < line_end && is_space(src.text()[i])) ++i;
         size_t end = src.trim_end(i, line_end);
@@ -508,11 +523,15 @@ std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const S
         if (hashes < end && (hashes == i || is_space(src.text()[hashes - 1]))) end = src.trim_end(i, hashes);
         return std::make_pair(i, end);
     }
-    const int underline = first + content_lines;
-    if (underline > src.lines()) return std::nullopt;
-    const std::string rule = src.text().substr(src.line_begin(underline), src.line_end(underline) - src.line_begin(underline));
-    if (rule.find_first_of("=-") == std::string::npos) return std::nullopt;
-    return std::make_pair(begin, src.trim_end(begin, src.line_end(underline - 1)));
+    // cmark's end line for a setext heading is not always its underline:
+    // the first line after the content that is one.
+    for (int underline = first + content_lines; underline <= src.lines(); ++underline) {
+        if (!underline_line(src.text().substr(src.line_begin(underline), src.line_end(underline) - src.line_begin(underline))))
+            continue;
+        skip_references(underline - 1);
+        return std::make_pair(begin, src.trim_end(begin, src.line_end(underline - 1)));
+    }
+    return std::nullopt;
 }
 
 }  // namespace
