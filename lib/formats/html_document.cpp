@@ -675,13 +675,11 @@ std::string HtmlDocument::translate(SegmentTranslator& translator, bool* kept) c
     std::string out;
     serialize_top(parsed_->top(), parsed_->page, serializer, out);
 
-    // Inline elements may change order with their words: compare as sets.
-    std::vector<std::string> before = tag_sequence();
-    std::vector<std::string> after = HtmlDocument(out, is_page() ? HtmlKind::Page : HtmlKind::Fragment).tag_sequence();
-    std::sort(before.begin(), before.end());
-    std::sort(after.begin(), after.end());
-    if (kept) *kept = before != after;
-    return before == after ? out : html_;
+    // The same elements nested alike (inline ones in a segment may change
+    // order with their words).
+    const bool same = HtmlDocument(out, is_page() ? HtmlKind::Page : HtmlKind::Fragment).structure() == structure();
+    if (kept) *kept = !same;
+    return same ? out : html_;
 }
 
 std::vector<std::string> HtmlDocument::tag_sequence() const {

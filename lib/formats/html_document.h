@@ -42,7 +42,7 @@ public:
 
     // The document with its text translated through `translator` (one call,
     // every segment of the document in it). The output is parsed again: if
-    // it would not give the input's elements (some trees that only broken
+    // it would not give the input's structure() (some trees that only broken
     // markup makes, such as misnested formatting inside SVG, cannot be
     // written so that they parse back), the input is returned as it was and
     // `*kept` (if given) set: never a document that comes back changed.
