@@ -306,7 +306,11 @@ public:
         if (!is_element(node)) return;  // a comment: no words
         if (verbatim) {
             if (is_html(node, GUMBO_TAG_BR)) run_.segment.add_space();
-            if (verbatim_inline_with_text(node->v.element.tag) || translate_no(node)) add_all_text(node, index);
+            if (verbatim_inline_with_text(node->v.element.tag) || translate_no(node)) {
+                run_.segment.add_space();  // its words apart from the text around it
+                add_all_text(node, index);
+                run_.segment.add_space();
+            }
             return;
         }
         const GumboVector& kids = children_of(node);

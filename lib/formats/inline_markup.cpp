@@ -1,6 +1,7 @@
 #include "formats/inline_markup.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "core/error.h"
 
@@ -177,7 +178,7 @@ private:
         return {at, at};
     }
 
-    void text(size_t begin, size_t end, const InlineSegment::Writer& writer) const {
+    std::string text(size_t begin, size_t end) const {
         std::string out;
         size_t pos = begin;
         for (int t = 0; t < nt_; ++t) {
@@ -188,7 +189,17 @@ private:
             pos = std::max(pos, std::min<size_t>(w.end, end));
         }
         if (end > pos) out.append(tr_.text, pos, end - pos);
-        if (!out.empty()) writer.text(out);
+        return out;
+    }
+
+    // Verbatim text stands apart from its neighbours in the segment (so
+    // that no word is half code); a space the translation then puts
+    // between it and punctuation ("`make` .") goes again.
+    static void close_up(std::string& piece, bool after_verbatim, bool before_verbatim) {
+        if (after_verbatim && piece.size() >= 2 && piece[0] == ' ' && std::strchr(",.;:!?)]}\"'", piece[1]))
+            piece.erase(0, 1);
+        const size_t n = piece.size();
+        if (before_verbatim && n >= 2 && piece[n - 1] == ' ' && std::strchr("([{\"'", piece[n - 2])) piece.erase(n - 1);
     }
 
     void render(int p, size_t begin, size_t end, const InlineSegment::Writer& writer) const {
@@ -206,9 +217,16 @@ private:
             return a.end < b.end;
         });
         size_t pos = begin;
+        bool after_verbatim = false;
         for (const Placed& kid : placed) {
-            if (kid.begin > pos) text(pos, kid.begin, writer);
-            if (seg_.parts_[kid.part].verbatim) {
+            const bool verbatim = seg_.parts_[kid.part].verbatim;
+            if (kid.begin > pos) {
+                std::string piece = text(pos, kid.begin);
+                close_up(piece, after_verbatim, verbatim);
+                if (!piece.empty()) writer.text(piece);
+            }
+            after_verbatim = verbatim;
+            if (verbatim) {
                 writer.verbatim(kid.part);
             } else {
                 const bool empty = span_[kid.part].begin == span_[kid.part].end;
@@ -218,7 +236,11 @@ private:
             }
             pos = std::max(pos, kid.end);
         }
-        if (end > pos) text(pos, end, writer);
+        if (end > pos) {
+            std::string piece = text(pos, end);
+            close_up(piece, after_verbatim, false);
+            if (!piece.empty()) writer.text(piece);
+        }
     }
 
     const InlineSegment& seg_;

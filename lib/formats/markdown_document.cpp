@@ -157,7 +157,9 @@ private:
         case CMARK_NODE_CODE: {
             const int code = add_part(part, PartKind::Code, node, true);
             const std::string text = literal_of(node);
+            segment.add_space();  // its words apart from the text around it
             segment.add_text(text.data(), text.size(), code, false);
+            segment.add_space();
             return;
         }
         case CMARK_NODE_HTML_INLINE: {
@@ -181,7 +183,9 @@ private:
             if (is_autolink(node)) {
                 const int link = add_part(part, PartKind::Autolink, node, true);
                 const std::string text = literal_of(cmark_node_first_child(node));
+                segment.add_space();
                 segment.add_text(text.data(), text.size(), link, false);
+                segment.add_space();
             } else {
                 add_children(node, add_part(part, PartKind::Link, node, false));
             }
