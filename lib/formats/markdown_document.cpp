@@ -465,6 +465,21 @@ bool reference_line(const std::string& line) {
     return close != std::string::npos && close > i + 1;
 }
 
+bool has_leaf(cmark_node* node) {
+    for (cmark_node* kid = cmark_node_first_child(node); kid; kid = cmark_node_next(kid)) {
+        const cmark_node_type type = cmark_node_get_type(kid);
+        if (type != CMARK_NODE_BLOCK_QUOTE && type != CMARK_NODE_LIST && type != CMARK_NODE_ITEM) return true;
+        if (has_leaf(kid)) return true;
+    }
+    return false;
+}
+
+// Whether `text` parses to nothing but link reference definitions.
+bool only_definitions(const std::string& text) {
+    Parse parse(text);
+    return !has_leaf(parse.document());
+}
+
 // A setext heading's underline: "===" or "---" after its container prefix.
 bool underline_line(const std::string& line) {
     size_t i = 0;
@@ -492,23 +507,25 @@ std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const S
         return std::make_pair(begin, end);
     }
     // Reference definitions read off a paragraph's (or setext heading's)
-    // first lines are not in it, but its start says they are: skip them
-    // (no more than the lines its content does not need).
+    // first lines are not in it, but its start says they are. Its content
+    // starts at the latest line L (leaving the lines its content needs)
+    // such that the lines before L, parsed alone, hold no paragraph: only
+    // definitions. False if its first line looks like a definition and no
+    // such line is found (then it is left alone: a definition could be
+    // overwritten).
     auto skip_references = [&](int content_end_line) {
-        int line = first;
-        const int spare = (content_end_line - first + 1) - (breaks_in(node) + 1);
-        for (int skipped = 0; skipped < spare; ++skipped, ++line) {
-            const size_t from = line == first ? begin : src.line_begin(line);
-            if (!reference_line(src.text().substr(from, src.line_end(line) - from))) break;
-        }
-        if (line != first) {
-            // The content's first line, past its container prefix.
-            begin = src.line_begin(line);
+        const std::string first_line = src.text().substr(begin, src.line_end(first) - begin);
+        if (!reference_line(first_line)) return true;
+        for (int line = content_end_line - breaks_in(node); line > first; --line) {
+            if (!only_definitions(src.text().substr(begin, src.line_begin(line) - begin))) continue;
+            begin = src.line_begin(line);  // the content's first line, past its container prefix
             while (begin < src.line_end(line) && (is_space(src.text()[begin]) || src.text()[begin] == '>')) ++begin;
+            return true;
         }
+        return false;
     };
     if (cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH) {
-        skip_references(last);
+        if (!skip_references(last)) return std::nullopt;
         return std::make_pair(begin, src.trim_end(begin, src.line_end(last)));
     }
     // A heading: ATX on one line ("## Title ##"), setext over its content
@@ -532,7 +549,7 @@ std::optional<std::pair<size_t, size_t>> content_range(cmark_node* node, const S
     for (int underline = first + content_lines; underline <= src.lines(); ++underline) {
         if (!underline_line(src.text().substr(src.line_begin(underline), src.line_end(underline) - src.line_begin(underline))))
             continue;
-        skip_references(underline - 1);
+        if (!skip_references(underline - 1)) return std::nullopt;
         return std::make_pair(begin, src.trim_end(begin, src.line_end(underline - 1)));
     }
     return std::nullopt;
