@@ -117,12 +117,20 @@ public:
             }
         }
         if (!open.empty()) segment.keep_order();  // an element that takes in what follows it
-        for (size_t i = 0; i < kids.size(); ++i) {
+        add_range(kids, partner, 0, kids.size(), part);
+    }
+
+private:
+    // Pairs nest (they were matched on a stack): those inside a pair are
+    // its parts.
+    void add_range(const std::vector<cmark_node*>& kids, const std::vector<int>& partner, size_t from, size_t to,
+                   int part) {
+        for (size_t i = from; i < to; ++i) {
             if (partner[i] > static_cast<int>(i)) {
                 const int pair = add_part(part, PartKind::HtmlPair, kids[i], false);
                 parts[pair].open = literal_of(kids[i]);
                 parts[pair].close = literal_of(kids[partner[i]]);
-                for (size_t j = i + 1; j < static_cast<size_t>(partner[i]); ++j) add(kids[j], pair);
+                add_range(kids, partner, i + 1, partner[i], pair);
                 i = partner[i];
                 continue;
             }
@@ -130,7 +138,6 @@ public:
         }
     }
 
-private:
     int add_part(int parent, PartKind kind, cmark_node* node, bool verbatim) {
         const int index = segment.add_part(parent, verbatim);
         Part p;
