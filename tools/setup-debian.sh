@@ -9,6 +9,7 @@ $SUDO apt-get install -y --no-install-recommends \
     ca-certificates g++ make cmake pkg-config \
     libdnnl-dev libcli11-dev libsentencepiece-dev nlohmann-json3-dev doctest-dev libcld2-dev libxxhash-dev libtomlplusplus-dev \
     libgettextpo-dev gettext \
+    libgumbo-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
     python3 >/dev/null
 # Extras, by name: `fuzz` adds clang and its libFuzzer runtime (tests/fuzz/);
 # `mpi` adds Open MPI, for data-parallel training (cmake -DNMT_MPI=ON).

@@ -1,0 +1,258 @@
+#include "formats/inline_markup.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "core/error.h"
+
+namespace nmt {
+
+namespace {
+bool ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\v'; }
+}  // namespace
+
+InlineSegment::InlineSegment() { parts_.emplace_back(); }
+
+int InlineSegment::add_part(int parent, bool verbatim) {
+    InlinePart part;
+    part.parent = parent;
+    part.verbatim = verbatim;
+    part.start_byte = text_.size();
+    parts_.push_back(part);
+    const int index = static_cast<int>(parts_.size()) - 1;
+    parts_[parent].children.push_back(index);
+    return index;
+}
+
+void InlineSegment::add_text(const char* text, size_t size, int part, bool counts) {
+    for (size_t i = 0; i < size; ++i) {
+        if (ascii_space(text[i])) {
+            pending_space_ = true;
+            continue;
+        }
+        if (pending_space_ && !text_.empty()) {
+            text_ += ' ';
+            owner_.push_back(part);
+        }
+        pending_space_ = false;
+        text_ += text[i];
+        owner_.push_back(part);
+        if (counts) has_words_ = true;
+    }
+}
+
+class InlineLayout {
+public:
+    InlineLayout(const InlineSegment& segment, const SegmentTranslation& tr) : seg_(segment), tr_(tr) {}
+
+    void write(const InlineSegment::Writer& writer) {
+        check();
+        const int parts = static_cast<int>(seg_.parts_.size());
+        ns_ = static_cast<int>(tr_.source_words.size());
+        nt_ = static_cast<int>(tr_.target_words.size());
+        sources_of_target_.assign(nt_, {});
+        targets_of_source_.assign(ns_, {});
+        for (auto [s, t] : tr_.links) {
+            if (s < 0 || s >= ns_ || t < 0 || t >= nt_) continue;
+            sources_of_target_[t].push_back(s);
+            targets_of_source_[s].push_back(t);
+        }
+        words_of_.assign(parts, {});
+        own_words_of_.assign(parts, {});
+        for (int s = 0; s < ns_; ++s) {
+            const ByteSpan word = tr_.source_words[s];
+            std::vector<int> owners;
+            bool single = true;
+            for (size_t b = word.begin; b < word.end && b < seg_.owner_.size(); ++b) {
+                if (seg_.owner_[b] != seg_.owner_[word.begin]) single = false;
+                for (int p = seg_.owner_[b]; p >= 0; p = seg_.parts_[p].parent)
+                    if (std::find(owners.begin(), owners.end(), p) == owners.end()) owners.push_back(p);
+            }
+            for (int p : owners) words_of_[p].push_back(s);
+            if (single && word.begin < seg_.owner_.size()) own_words_of_[seg_.owner_[word.begin]].push_back(s);
+        }
+        dropped_.assign(nt_, false);
+        span_.assign(parts, {});
+        span_[0] = {0, nt_};
+        place(0);
+        render(0, 0, tr_.text.size(), writer);
+    }
+
+private:
+    struct Span {
+        int begin = 0, end = 0;  // target words [begin, end)
+    };
+
+    void check() const {
+        size_t previous = 0;
+        for (const ByteSpan& w : tr_.target_words) {
+            if (w.begin < previous || w.end < w.begin || w.end > tr_.text.size())
+                throw Error("the segment translator gave target word spans out of order or outside its text");
+            previous = w.end;
+        }
+    }
+
+    // The gap (between target words) just after the translation of the
+    // last aligned source word wholly before `byte`, else before the first
+    // aligned one after, else where `byte` stands in proportion.
+    int gap_near(size_t byte) const {
+        int before = -1;
+        for (int s = 0; s < ns_ && tr_.source_words[s].end <= byte; ++s) before = s;
+        for (int s = before; s >= 0; --s)
+            if (!targets_of_source_[s].empty())
+                return *std::max_element(targets_of_source_[s].begin(), targets_of_source_[s].end()) + 1;
+        for (int s = before + 1; s < ns_; ++s)
+            if (!targets_of_source_[s].empty())
+                return *std::min_element(targets_of_source_[s].begin(), targets_of_source_[s].end());
+        return ns_ == 0 ? 0 : static_cast<int>(static_cast<long long>(before + 1) * nt_ / ns_);
+    }
+
+    Span desired(int p) {
+        const InlinePart& part = seg_.parts_[p];
+        if (part.verbatim) {
+            // The target words made only from its own words are its words.
+            std::vector<bool> own(ns_, false);
+            for (int s : own_words_of_[p]) own[s] = true;
+            std::vector<int> mine;
+            for (int t = 0; t < nt_; ++t) {
+                if (sources_of_target_[t].empty() || dropped_[t]) continue;
+                bool all = true;
+                for (int s : sources_of_target_[t]) all = all && own[s];
+                if (all) mine.push_back(t);
+            }
+            if (mine.empty()) {
+                const int g = gap_near(part.start_byte);
+                return {g, g};
+            }
+            int end = mine[0] + 1;
+            while (std::binary_search(mine.begin(), mine.end(), end)) ++end;
+            for (int t : mine)
+                if (t >= end) dropped_[t] = true;  // a second copy of its text
+            return {mine[0], end};
+        }
+        const std::vector<int>& words = words_of_[p];
+        int lo = nt_, hi = -1;
+        for (int s : words)
+            for (int t : targets_of_source_[s]) {
+                lo = std::min(lo, t);
+                hi = std::max(hi, t);
+            }
+        if (hi >= 0) return {lo, hi + 1};
+        if (!words.empty() && ns_ > 0) {  // words, none aligned: where they stand in proportion
+            const int begin = static_cast<int>(static_cast<long long>(words.front()) * nt_ / ns_);
+            int end = static_cast<int>((static_cast<long long>(words.back() + 1) * nt_ + ns_ - 1) / ns_);
+            end = std::max(end, std::min(begin + 1, nt_));
+            return {begin, end};
+        }
+        const int g = gap_near(part.start_byte);
+        return {g, g};
+    }
+
+    // Each child's span inside its parent's, siblings apart and in order.
+    void place(int p) {
+        const std::vector<int>& kids = seg_.parts_[p].children;
+        std::vector<std::pair<Span, int>> wanted;
+        for (size_t i = 0; i < kids.size(); ++i) wanted.emplace_back(desired(kids[i]), static_cast<int>(i));
+        // By where they start, then in their source order (a tag with no
+        // words inside a word stays on the side of the word's parts it was).
+        if (!seg_.keep_order_)
+            std::stable_sort(wanted.begin(), wanted.end(),
+                             [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        const Span parent = span_[p];
+        int cursor = parent.begin;
+        for (auto& [want, i] : wanted) {
+            Span s;
+            s.begin = std::clamp(std::max(want.begin, cursor), parent.begin, parent.end);
+            s.end = std::clamp(std::max(want.end, s.begin), s.begin, parent.end);
+            cursor = s.end;
+            span_[kids[i]] = s;
+        }
+        for (int kid : kids) place(kid);
+    }
+
+    std::pair<size_t, size_t> bytes(int p, size_t parent_begin, size_t parent_end) const {
+        const Span s = span_[p];
+        if (s.begin < s.end) return {tr_.target_words[s.begin].begin, tr_.target_words[s.end - 1].end};
+        size_t at = s.begin > 0 ? tr_.target_words[s.begin - 1].end : parent_begin;
+        at = std::clamp(at, parent_begin, parent_end);
+        return {at, at};
+    }
+
+    std::string text(size_t begin, size_t end) const {
+        std::string out;
+        size_t pos = begin;
+        for (int t = 0; t < nt_; ++t) {
+            if (!dropped_[t]) continue;
+            const ByteSpan w = tr_.target_words[t];
+            if (w.end <= pos || w.begin >= end) continue;
+            if (w.begin > pos) out.append(tr_.text, pos, w.begin - pos);
+            pos = std::max(pos, std::min<size_t>(w.end, end));
+        }
+        if (end > pos) out.append(tr_.text, pos, end - pos);
+        return out;
+    }
+
+    // Verbatim text stands apart from its neighbours in the segment (so
+    // that no word is half code); a space the translation then puts
+    // between it and punctuation ("`make` .") goes again.
+    static void close_up(std::string& piece, bool after_verbatim, bool before_verbatim) {
+        if (after_verbatim && piece.size() >= 2 && piece[0] == ' ' && std::strchr(",.;:!?)]}\"'", piece[1]))
+            piece.erase(0, 1);
+        const size_t n = piece.size();
+        if (before_verbatim && n >= 2 && piece[n - 1] == ' ' && std::strchr("([{\"'", piece[n - 2])) piece.erase(n - 1);
+    }
+
+    void render(int p, size_t begin, size_t end, const InlineSegment::Writer& writer) const {
+        struct Placed {
+            size_t begin, end;
+            int part;
+        };
+        std::vector<Placed> placed;
+        for (int kid : seg_.parts_[p].children) {
+            const auto [b, e] = bytes(kid, begin, end);
+            placed.push_back({b, e, kid});
+        }
+        std::stable_sort(placed.begin(), placed.end(), [](const Placed& a, const Placed& b) {
+            if (a.begin != b.begin) return a.begin < b.begin;
+            return a.end < b.end;
+        });
+        size_t pos = begin;
+        bool after_verbatim = false;
+        for (const Placed& kid : placed) {
+            const bool verbatim = seg_.parts_[kid.part].verbatim;
+            if (kid.begin > pos) {
+                std::string piece = text(pos, kid.begin);
+                close_up(piece, after_verbatim, verbatim);
+                if (!piece.empty()) writer.text(piece);
+            }
+            after_verbatim = verbatim;
+            if (verbatim) {
+                writer.verbatim(kid.part);
+            } else {
+                const bool empty = span_[kid.part].begin == span_[kid.part].end;
+                writer.open(kid.part, empty);
+                render(kid.part, kid.begin, kid.end, writer);
+                writer.close(kid.part, empty);
+            }
+            pos = std::max(pos, kid.end);
+        }
+        if (end > pos) {
+            std::string piece = text(pos, end);
+            close_up(piece, after_verbatim, false);
+            if (!piece.empty()) writer.text(piece);
+        }
+    }
+
+    const InlineSegment& seg_;
+    const SegmentTranslation& tr_;
+    int ns_ = 0, nt_ = 0;
+    std::vector<std::vector<int>> sources_of_target_, targets_of_source_, words_of_, own_words_of_;
+    std::vector<bool> dropped_;
+    std::vector<Span> span_;
+};
+
+void InlineSegment::write(const SegmentTranslation& translation, const Writer& writer) const {
+    InlineLayout(*this, translation).write(writer);
+}
+
+}  // namespace nmt
