@@ -5,7 +5,7 @@
 # crashed in BUILD_DIR/crashes/, if any target finds anything.
 #
 # Usage: tests/fuzz/run.sh SECONDS [TARGET...]
-#   TARGET: model_file, text_input, score, config_file (default: all four).
+#   TARGET: model_file, text_input, score, config_file, serve_request (default: all five).
 #   JOBS: targets run at once (default 2, this machine's cores).
 #   FUZZ_BUILD (default build-fuzz), FUZZ_CORPUS (default: a temporary
 #   directory; give one to keep a long run's corpus and continue it later).
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:?usage: tests/fuzz/run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(model_file text_input score config_file)
+[[ ${#targets[@]} -gt 0 ]] || targets=(model_file text_input score config_file serve_request)
 build=${FUZZ_BUILD:-build-fuzz}
 jobs=${JOBS:-2}
 
