@@ -2,7 +2,7 @@
 // (lib/serve/request.h): the body's fields as JSON or a form, and
 // LibreTranslate's parameters. The first byte picks the content type and the
 // endpoint; the rest is the body, then, after a NUL byte, the URL's query.
-// Anything but a parsed request or an ApiError (400, with a message) is a
+// Anything but a parsed request or an ApiError (400) is a
 // finding, and so is a parsed request that breaks the promises the
 // translation side relies on.
 #include <cstdint>
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         try {
             (void)nmt::serve::parse_detect_request(fields);
         } catch (const nmt::serve::ApiError& e) {
-            if (e.status != 400 || std::string(e.what()).empty()) std::abort();
+            if (e.status != 400) std::abort();
         }
         const nmt::serve::TranslateRequest r = nmt::serve::parse_translate_request(fields, ours, limits);
         if (r.texts.empty() || r.texts.size() > limits.max_texts) std::abort();
@@ -41,7 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (r.alternatives < 0 || r.alternatives > limits.max_alternatives) std::abort();
         if (!ours && (r.alignments || !r.domain.empty())) std::abort();
     } catch (const nmt::serve::ApiError& e) {
-        if (e.status != 400 || std::string(e.what()).empty()) std::abort();
+        // (A message may start with a NUL byte the request sent: what() reads empty then.)
+        if (e.status != 400) std::abort();
     }
     return 0;
 }
