@@ -16,5 +16,6 @@ void add_score_command(CLI::App& app);
 void add_vocab_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_shortlist_command(CLI::App& app);
+void add_serve_command(CLI::App& app);
 
 }  // namespace nmt::app

@@ -10,14 +10,18 @@ $SUDO apt-get install -y --no-install-recommends \
     libdnnl-dev libcli11-dev libsentencepiece-dev nlohmann-json3-dev doctest-dev libcld2-dev libxxhash-dev libtomlplusplus-dev \
     libgettextpo-dev gettext \
     libgumbo-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
-    python3 >/dev/null
+    libcpp-httplib-dev \
+    python3 curl >/dev/null
 # Extras, by name: `fuzz` adds clang and its libFuzzer runtime (tests/fuzz/);
-# `mpi` adds Open MPI, for data-parallel training (cmake -DNMT_MPI=ON).
+# `mpi` adds Open MPI, for data-parallel training (cmake -DNMT_MPI=ON); `npm`
+# adds Node.js and npm where there is no npm yet, for tests/cli/serve.sh's
+# third-party client (the `libretranslate` package).
 for extra in "$@"; do
     case $extra in
         fuzz) $SUDO apt-get install -y --no-install-recommends clang libclang-rt-dev >/dev/null ;;
         mpi) $SUDO apt-get install -y --no-install-recommends libopenmpi-dev openmpi-bin >/dev/null ;;
-        *) echo "$0: unknown extra '$extra' (fuzz, mpi)" >&2; exit 2 ;;
+        npm) command -v npm >/dev/null || $SUDO apt-get install -y --no-install-recommends npm >/dev/null ;;
+        *) echo "$0: unknown extra '$extra' (fuzz, mpi, npm)" >&2; exit 2 ;;
     esac
 done
 echo "nmt build dependencies installed"

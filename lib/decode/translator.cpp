@@ -39,11 +39,13 @@ std::vector<int> Translator::source_ids(const std::string& line, int64_t line_nu
     SourceIds source = encode_source(model_.source_vocab, model_.config.max_source_pieces, line);
     // One wording whichever way the excess was found (bytes or pieces),
     // naming the limit as the model's config and README do.
-    if (source.cropped && warnings)
-        warnings->push_back("line " + std::to_string(line_number) + ": longer than the model's limit of " +
-                            std::to_string(model_.config.max_source_pieces) +
-                            " pieces (end of sentence included); the rest is cropped");
+    if (source.cropped && warnings) warnings->push_back(cropped_warning(line_number, model_.config.max_source_pieces));
     return std::move(source.ids);
+}
+
+std::string Translator::cropped_warning(int64_t line_number, int max_source_pieces) {
+    return "line " + std::to_string(line_number) + ": longer than the model's limit of " +
+           std::to_string(max_source_pieces) + " pieces (end of sentence included); the rest is cropped";
 }
 
 std::vector<TranslationResult> Translator::translate(const std::vector<std::string>& lines,

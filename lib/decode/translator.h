@@ -77,9 +77,16 @@ public:
 
     const Model& model() const { return model_; }
 
+    // The warning translate() gives for line `line_number` cropped to the
+    // model's limit ("line N: longer than the model's limit of ...").
+    static std::string cropped_warning(int64_t line_number, int max_source_pieces);
+    // What translate() does to each result when options.repair_placeholders
+    // is set (translate_ids does not): every hypothesis made to hold the
+    // source line's placeholders and markup (lib/decode/placeholders.h).
+    static void repair_placeholders(const std::string& line, TranslationResult& result);
+
 private:
     std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
-    void repair_placeholders(const std::string& line, TranslationResult& result);
     // An encoder and a decoder with their own buffers: one per batch translated at once.
     struct Worker {
         explicit Worker(const Model& model) : encoder(model), decoder(model) {}

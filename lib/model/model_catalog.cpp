@@ -37,29 +37,42 @@ std::string InstalledModel::name() const {
     return source_language + "-" + target_language + (domain.empty() ? "" : "." + domain);
 }
 
+std::optional<InstalledModel> model_of_file(const std::string& path) {
+    const fs::path file(path);
+    if (file.extension() != ".nmt") return std::nullopt;
+    const std::string stem = file.stem().string();  // "en-fr" or "en-fr.captions"
+    const auto dot = stem.find('.');
+    const std::string pair = stem.substr(0, dot);
+    const auto dash = pair.find('-');
+    if (dash == std::string::npos) return std::nullopt;
+    std::error_code error;
+    const fs::path canonical = fs::canonical(file, error);
+    return InstalledModel{error ? path : canonical.string(), pair.substr(0, dash), pair.substr(dash + 1),
+                          dot == std::string::npos ? "" : stem.substr(dot + 1)};
+}
+
+std::vector<InstalledModel> models_in_directory(const std::string& dir) {
+    std::vector<InstalledModel> found;
+    std::error_code error;
+    if (!fs::is_directory(dir, error)) return found;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(dir, error))
+        // A model is a regular file (through links): not a directory
+        // or a link to /dev/zero that happens to end in .nmt.
+        if (entry.path().extension() == ".nmt" && fs::is_regular_file(entry.path(), error))
+            files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files)
+        if (auto model = model_of_file(file.string())) found.push_back(std::move(*model));
+    return found;
+}
+
 std::vector<InstalledModel> installed_models() {
     std::vector<InstalledModel> found;
     std::set<std::string> seen;  // a name is served by the first directory that has it
-    for (const auto& dir : model_directories()) {
-        std::error_code error;
-        if (!fs::is_directory(dir, error)) continue;
-        std::vector<fs::path> files;
-        for (const auto& entry : fs::directory_iterator(dir, error))
-            // A model is a regular file (through links): not a directory
-            // or a link to /dev/zero that happens to end in .nmt.
-            if (entry.path().extension() == ".nmt" && fs::is_regular_file(entry.path(), error))
-                files.push_back(entry.path());
-        std::sort(files.begin(), files.end());
-        for (const auto& file : files) {
-            const std::string stem = file.stem().string();  // "en-fr" or "en-fr.captions"
-            const auto dot = stem.find('.');
-            const std::string pair = stem.substr(0, dot);
-            const auto dash = pair.find('-');
-            if (dash == std::string::npos || !seen.insert(stem).second) continue;
-            found.push_back({fs::canonical(file, error).string(), pair.substr(0, dash), pair.substr(dash + 1),
-                             dot == std::string::npos ? "" : stem.substr(dot + 1)});
-        }
-    }
+    for (const auto& dir : model_directories())
+        for (auto& model : models_in_directory(dir))
+            if (seen.insert(model.name()).second) found.push_back(std::move(model));
     return found;
 }
 

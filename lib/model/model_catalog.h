@@ -6,6 +6,7 @@
 // <binary dir>/models, <binary dir>/../models (a build directory inside the
 // source tree), and the source tree's models/ this binary was built from.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,12 @@ struct InstalledModel {
 
 std::vector<std::string> model_directories();
 std::vector<InstalledModel> installed_models();
+
+// The model a file's name describes: SOURCE-TARGET.nmt or
+// SOURCE-TARGET.DOMAIN.nmt (path made canonical); nullopt for another name.
+std::optional<InstalledModel> model_of_file(const std::string& path);
+// The models of one directory (regular files, through links), by name.
+std::vector<InstalledModel> models_in_directory(const std::string& directory);
 
 // The model among `models` for from→to, either possibly empty: the source
 // defaults to English and the target to fr (en when the source is not
