@@ -39,7 +39,7 @@ expect_error "beam 1000 x batch 4096" "may need up to" \
     nmt translate -m "$TMP/model.nmt" --beam-size 1000 --batch-size 4096 -i "$TMP/one.txt"
 expect_error_names "beam 1000 x batch 4096" "--beam-size 1000 with --batch-size 4096" "GB"
 # An n-best list widens the beam to its length: checked at the beam searched.
-expect_error "n-best 1000 x batch 4096" "--beam-size 1000 with --batch-size 4096" \
+expect_error "n-best 1000 x batch 4096" "--n-best 1000 with --batch-size 4096" \
     nmt translate -m "$TMP/model.nmt" --n-best 1000 --batch-size 4096 -i "$TMP/one.txt"
 
 # bench --lines N reads N lines and nothing after them (here a line past the limit).

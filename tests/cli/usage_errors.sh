@@ -42,7 +42,7 @@ usage_error "--length-penalty nan" "--length-penalty: 'nan' is not a finite numb
 usage_error "train --batch-tokens 0" "--batch-tokens: must be above 0, not 0" nmt train --batch-tokens 0
 usage_error "train --warmup abc" "--warmup: 'abc' is not a whole number" nmt train --warmup abc
 usage_error "train --lr -1" "--lr: must be above 0, not -1" nmt train --lr -1
-usage_error "an unknown command" "unknown command 'frobnicate' (the commands are translate, align," nmt frobnicate
+usage_error "an unknown command" "unknown command 'frobnicate' (the commands are translate, " nmt frobnicate
 # No message holds DBL_MAX's 310 digits.
 for option in --batch-tokens --warmup --lr --clip-norm --label-smoothing --dropout-rnn --max-steps --patience \
     --valid-every --mpi-timeout; do
