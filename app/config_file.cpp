@@ -55,32 +55,24 @@ void add_toml_items(const toml::table& table, const std::vector<std::string>& pa
 
 // toml++ 3.3 (Debian bookworm's) reaches __builtin_unreachable() in its
 // whitespace test for most characters from U+00A1 to U+0499 met outside a
-// string or comment (is_non_ascii_horizontal_whitespace; undefined behaviour,
-// found by fuzz_config_file). TOML allows nothing but ASCII there, so such a
-// character is refused before toml++ sees the text.
-void refuse_non_ascii_outside_strings(const std::string& text) {
+// string (is_non_ascii_horizontal_whitespace: undefined behaviour, found by
+// fuzz_config_file), and on malformed text it cannot be told in advance where
+// toml++ will think a string ends. So a TOML config is ASCII but for lines
+// that are comments as a whole, which no reading can take for anything else;
+// a JSON config takes any text.
+void refuse_non_ascii(const std::string& text) {
     int line = 1;
-    for (size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (c == '\n') {
-            ++line;
-        } else if (c == '#') {  // a comment, to the end of the line
-            while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
-        } else if (c == '"' || c == '\'') {
-            const bool multiline = text.compare(i, 3, std::string(3, c)) == 0;
-            const std::string close = multiline ? std::string(3, c) : std::string(1, c);
-            for (i += close.size(); i < text.size() && text.compare(i, close.size(), close) != 0; ++i) {
-                if (text[i] == '\n') {
-                    ++line;
-                    if (!multiline) break;  // toml++ refuses the unterminated string
-                }
-                if (c == '"' && text[i] == '\\' && ++i < text.size() && text[i] == '\n') ++line;  // an escape
-            }
-            if (multiline) i += 2;
-        } else if (static_cast<unsigned char>(c) >= 0x80) {
-            throw CLI::ConversionError("line " + std::to_string(line) +
-                                       ": a non-ASCII character outside a quoted string or comment (not valid TOML)");
-        }
+    for (size_t begin = 0; begin < text.size(); ++line) {
+        size_t end = text.find('\n', begin);
+        if (end == std::string::npos) end = text.size();
+        const size_t first = text.find_first_not_of(" \t", begin);
+        const bool comment = first < end && text[first] == '#';
+        for (size_t i = begin; i < end && !comment; ++i)
+            if (static_cast<unsigned char>(text[i]) >= 0x80)
+                throw CLI::ConversionError("line " + std::to_string(line) +
+                                           ": a non-ASCII character; a TOML config is ASCII here (toml++ 3.3 "
+                                           "mishandles others) but for comment lines: write it as JSON");
+        begin = end + 1;
     }
 }
 
@@ -88,7 +80,7 @@ void refuse_non_ascii_outside_strings(const std::string& text) {
 // reader took a broken `warmup = [1,2` for a value and a bare name for
 // `true`, inventing settings the user never wrote).
 std::vector<CLI::ConfigItem> toml_items(const std::string& text) {
-    refuse_non_ascii_outside_strings(text);
+    refuse_non_ascii(text);
     toml::table table;
     try {
         table = toml::parse(text);

@@ -28,7 +28,7 @@ config_error "a date" "bad.toml: line 1: key 'warmup' holds a value no option ta
 config_error "a nested section" "section 'train.more' is nested" $'[train.more]\nlr = 1'
 config_error "a wrong type" "bad.toml: --warmup: 'abc' is not a whole number" 'warmup = "abc"'
 config_error "an unknown section" "bad.toml: unknown section" $'[translate]\nlr = 1'
-config_error "a non-ASCII character outside a string" "bad.toml: line 2: a non-ASCII character outside a quoted string" \
+config_error "a non-ASCII character outside a comment line" "bad.toml: line 2: a non-ASCII character" \
     $'# caf\xc3\xa9 is fine here\nlr = 1 \xd1\x83'
 # What is valid still applies: a flag as `true`, lists, a [train] section.
 printf '[train]\nquiet = true\nwarmup = 7\nsentencepiece-alphas = [0.1]\n' >good.toml
