@@ -79,6 +79,8 @@ CASES = [
     ("translate -m a truncated model", ["translate", "-m", "truncated.nmt"], "in.txt", "fail"),
     ("translate -m a model with a damaged header", ["translate", "-m", "bad-header.nmt"], "in.txt", "fail"),
     ("translate -m a missing model", ["translate", "-m", "missing.nmt"], "in.txt", "fail"),
+    ("translate -m a model with one weight bit flipped", ["translate", "-m", "flipped.nmt"], "in.txt", "fail"),
+    ("info --verify a model with one weight bit flipped", ["info", "--verify", "flipped.nmt"], None, "fail"),
     ("translate --from xx --to yy", ["translate", "--from", "xx", "--to", "yy"], "in.txt", "fail"),
     ("translate -m en-fr captions --from de --to en",
      ["translate", "-m", "captions.nmt", "--from", "de", "--to", "en"], "in.txt", "fail"),
@@ -164,6 +166,9 @@ def prepare(nmt, folder):
     model = open("model.nmt", "rb").read()
     write("truncated.nmt", model[: len(model) // 2])
     write("bad-header.nmt", model[:20] + b"}" + model[21:])
+    flipped = bytearray(model)
+    flipped[-100] ^= 0x10  # one bit inside the last tensor's bytes
+    write("flipped.nmt", bytes(flipped))
     write("empty.txt", b"")
     write("in.txt", b"A small dog runs.\nThe girl plays in the park.\n")
     write("two.txt", b"one\ntwo\nthree\n")
