@@ -1,8 +1,13 @@
-// A SegmentTranslator for format tests that need no model: each word
-// (a run of non-space bytes) is upper-cased (ASCII letters only) and the
-// words come out in reverse order, one space between them, so that tests can
-// see both that text was translated and that markup followed its words
-// rather than its positions. Every segment it was given is kept in `seen`.
+// SegmentTranslators for format tests that need no model.
+//
+// ReversingTranslator: each word (a run of non-space bytes) is upper-cased
+// (ASCII letters only) and the words come out in reverse order, one space
+// between them, so that tests can see both that text was translated and
+// that markup followed its words rather than its positions. Every segment it
+// was given is kept in `seen`.
+//
+// IdentityTranslator: each segment back as it is, every word linked to
+// itself: a document must then come back with the same elements.
 #pragma once
 #include <cctype>
 #include <string>
@@ -46,6 +51,21 @@ public:
         }
         for (int s = 0; s < n; ++s) result.links.emplace_back(s, n - 1 - s);
         return result;
+    }
+};
+
+class IdentityTranslator : public SegmentTranslator {
+public:
+    std::vector<SegmentTranslation> translate(const std::vector<std::string>& segments) override {
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) {
+            SegmentTranslation t = ReversingTranslator::reverse(segment);
+            t.text = segment;
+            t.target_words = t.source_words;
+            for (auto& link : t.links) link.second = link.first;
+            out.push_back(t);
+        }
+        return out;
     }
 };
 
