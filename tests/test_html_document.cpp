@@ -11,6 +11,7 @@
 
 using nmt::HtmlDocument;
 using nmt::HtmlKind;
+using nmt::testing::IdentityTranslator;
 using nmt::testing::ReversingTranslator;
 
 namespace {
@@ -160,26 +161,6 @@ TEST_CASE("html: serialising without translating gives the same tree") {
     }
 }
 
-namespace {
-
-// Each word to itself: tags must land exactly where they were.
-class IdentityTranslator : public nmt::SegmentTranslator {
-public:
-    std::vector<nmt::SegmentTranslation> translate(const std::vector<std::string>& segments) override {
-        std::vector<nmt::SegmentTranslation> out;
-        for (const auto& segment : segments) {
-            nmt::SegmentTranslation t = ReversingTranslator::reverse(segment);
-            t.text = segment;
-            t.target_words = t.source_words;
-            for (auto& link : t.links) link.second = link.first;
-            out.push_back(t);
-        }
-        return out;
-    }
-};
-
-}  // namespace
-
 TEST_CASE("html: real pages keep their elements through translation") {
     for (const std::string name : {"debian-faq-kernel.html", "maint-guide-upload.html", "developers-reference-scope.html"}) {
         INFO(name);
@@ -208,4 +189,19 @@ TEST_CASE("html: real pages keep their elements through translation") {
             }
         }
     }
+}
+
+TEST_CASE("html: segments() are what translate() gives its translator, in order") {
+    for (const std::string html :
+         {"<p>One <b>two</b> three.</p><p title=\"A title\">Four <img alt=\"five six\"> seven</p>",
+          "<ul><li>a<li>b <code>c</code> d</ul><p translate=no>kept</p>", "", "<!DOCTYPE html><title>T</title><p>x"}) {
+        INFO(html);
+        const HtmlDocument document(html);
+        ReversingTranslator reversing;
+        document.translate(reversing);
+        const std::vector<std::string> asked = reversing.seen.empty() ? std::vector<std::string>{} : reversing.seen[0];
+        CHECK(document.segments() == asked);
+    }
+    CHECK(HtmlDocument("<p>One <b>two</b> three.</p><p>Four</p>").segments() ==
+          std::vector<std::string>{"One two three.", "Four"});
 }
