@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 
@@ -9,6 +11,115 @@ namespace nmt {
 
 namespace {
 bool ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\v'; }
+
+// A character at the edge of a part's words that may belong outside it: a
+// space, or punctuation a sentence or a bracket puts around words (full
+// stops, commas, brackets, quotes, French guillemets and their no-break
+// spaces). Its length in bytes when `text` has one starting at `at` (or,
+// backward, ending at `at`), else 0; `space` says which kind.
+size_t edge_mark(const std::string& text, size_t at, bool backward, bool& space) {
+    static const char* const kMarks[] = {" ", ".", ",", ";", ":", "!", "?", "(", ")", "[", "]", "{", "}", "\"", "'",
+                                         "\u00A0", "\u202F", "\u00AB", "\u00BB", "\u2018", "\u2019", "\u201C",
+                                         "\u201D", "\u2026"};
+    for (const char* mark : kMarks) {
+        const size_t n = std::strlen(mark);
+        const size_t begin = backward ? at - std::min(at, n) : at;
+        if ((backward && at < n) || begin + n > text.size() || text.compare(begin, n, mark) != 0) continue;
+        space = mark[0] == ' ' || std::strcmp(mark, "\u00A0") == 0 || std::strcmp(mark, "\u202F") == 0;
+        return n;
+    }
+    return 0;
+}
+
+// How many punctuation marks (spaces not counted) `text` has at its end
+// (backward) or its start, up to its first other character.
+int edge_punctuation(const std::string& text, size_t begin, size_t end, bool backward) {
+    int marks = 0;
+    bool space = false;
+    while (begin < end) {
+        const size_t n = edge_mark(text, backward ? end : begin, backward, space);
+        if (n == 0 || n > end - begin) break;
+        if (!space) ++marks;
+        if (backward) end -= n; else begin += n;
+    }
+    return marks;
+}
+
+// The closing bracket that matches an opening one ("(" → ")"), or null.
+const char* closer_of(const std::string& mark) {
+    static const char* const kPairs[][2] = {{"(", ")"}, {"[", "]"}, {"{", "}"}, {"\u00AB", "\u00BB"}, {"\u201C", "\u201D"}};
+    for (const auto& pair : kPairs)
+        if (mark == pair[0]) return pair[1];
+    return nullptr;
+}
+const char* opener_of(const std::string& mark) {
+    static const char* const kPairs[][2] = {{")", "("}, {"]", "["}, {"}", "{"}, {"\u00BB", "\u00AB"}, {"\u201D", "\u201C"}};
+    for (const auto& pair : kPairs)
+        if (mark == pair[0]) return pair[1];
+    return nullptr;
+}
+
+// Where the opening bracket `open` that the closing one at `close_at`
+// matches starts in [begin, close_at), or npos.
+size_t matching_opener(const std::string& text, size_t begin, size_t close_at, const char* open, const char* close) {
+    const size_t open_length = std::strlen(open), close_length = std::strlen(close);
+    int depth = 1;
+    for (size_t at = close_at; at > begin;) {
+        --at;
+        if (at + close_length <= close_at && text.compare(at, close_length, close) == 0) ++depth;
+        if (at + open_length <= close_at && text.compare(at, open_length, open) == 0 && --depth == 0) return at;
+    }
+    return std::string::npos;
+}
+
+// [begin, end) of `text` without the punctuation at its end (backward) or
+// start beyond the `keep` marks next to its words, nor the spaces around
+// what goes: "noyau." for a <b> around "kernel" in "kernel." ends before the
+// full stop. Trim the end first: a bracket wrapping the span goes there,
+// and then its unmatched opener at the start. Never trims a span to nothing.
+size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool backward, int keep) {
+    struct Mark {
+        size_t inner;  // its boundary towards the words
+        size_t length;
+        bool space;
+    };
+    std::vector<Mark> run;  // the marks at that edge, from the outside in
+    size_t at = backward ? end : begin;
+    bool space = false;
+    while (begin < end) {
+        const size_t n = edge_mark(text, at, backward, space);
+        if (n == 0 || (backward ? at - n < begin : at + n > end)) break;
+        at = backward ? at - n : at + n;
+        run.push_back({at, n, space});
+    }
+    const size_t edge = backward ? end : begin;
+    if (run.empty() || run.back().inner == (backward ? begin : end)) return edge;  // no marks, or nothing else
+    int removable = -keep;
+    for (const Mark& mark : run) removable += mark.space ? 0 : 1;
+    size_t cut = edge, i = 0;
+    for (; i < run.size() && removable > 0; ++i) {
+        const Mark& mark = run[i];
+        if (!mark.space) {
+            const size_t mark_begin = backward ? mark.inner : mark.inner - mark.length;
+            const std::string glyph = text.substr(mark_begin, mark.length);
+            // A bracket matched inside what is left is part of the words
+            // ("dput(1)"); one wrapping the whole span ("(Nouveau)" for a
+            // link inside brackets) goes, and its opener with it next.
+            if (const char* open = backward ? opener_of(glyph) : nullptr) {
+                const size_t opener = matching_opener(text, begin, mark_begin, open, glyph.c_str());
+                if (opener != std::string::npos && opener > begin) break;
+            }
+            if (const char* close = backward ? nullptr : closer_of(glyph);
+                close && text.find(close, mark.inner) < end)
+                break;
+            --removable;
+        }
+        cut = mark.inner;
+    }
+    for (; i < run.size() && run[i].space && cut != edge; ++i) cut = run[i].inner;  // and the spaces it leaves
+    return cut;
+}
+
 }  // namespace
 
 InlineSegment::InlineSegment() { parts_.emplace_back(); }
@@ -70,6 +181,20 @@ public:
             }
             for (int p : owners) words_of_[p].push_back(s);
             if (single && word.begin < seg_.owner_.size()) own_words_of_[seg_.owner_[word.begin]].push_back(s);
+        }
+        // Each part's source text, for the punctuation at its edges.
+        std::vector<size_t> first(parts, seg_.text_.size()), last(parts, 0);
+        for (size_t b = 0; b < seg_.owner_.size(); ++b)
+            for (int p = seg_.owner_[b]; p >= 0; p = seg_.parts_[p].parent) {
+                first[p] = std::min(first[p], b);
+                last[p] = std::max(last[p], b + 1);
+            }
+        leading_marks_.assign(parts, 0);
+        trailing_marks_.assign(parts, 0);
+        for (int p = 0; p < parts; ++p) {
+            if (first[p] >= last[p]) continue;
+            leading_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], false);
+            trailing_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], true);
         }
         dropped_.assign(nt_, false);
         span_.assign(parts, {});
@@ -172,7 +297,15 @@ private:
 
     std::pair<size_t, size_t> bytes(int p, size_t parent_begin, size_t parent_end) const {
         const Span s = span_[p];
-        if (s.begin < s.end) return {tr_.target_words[s.begin].begin, tr_.target_words[s.end - 1].end};
+        if (s.begin < s.end) {
+            size_t begin = tr_.target_words[s.begin].begin, end = tr_.target_words[s.end - 1].end;
+            if (!seg_.parts_[p].verbatim) {  // its words, without the sentence's punctuation around them
+                end = trimmed_edge(tr_.text, begin, end, true, trailing_marks_[p]);
+                begin = trimmed_edge(tr_.text, begin, end, false, leading_marks_[p]);
+            }
+            begin = std::clamp(begin, parent_begin, parent_end);
+            return {begin, std::clamp(end, begin, parent_end)};
+        }
         size_t at = s.begin > 0 ? tr_.target_words[s.begin - 1].end : parent_begin;
         at = std::clamp(at, parent_begin, parent_end);
         return {at, at};
@@ -249,6 +382,7 @@ private:
     std::vector<std::vector<int>> sources_of_target_, targets_of_source_, words_of_, own_words_of_;
     std::vector<bool> dropped_;
     std::vector<Span> span_;
+    std::vector<int> leading_marks_, trailing_marks_;  // punctuation marks at each part's source edges
 };
 
 void InlineSegment::write(const SegmentTranslation& translation, const Writer& writer) const {
