@@ -1,7 +1,9 @@
 #include "formats/inline_markup.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -12,34 +14,46 @@ namespace nmt {
 namespace {
 bool ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\v'; }
 
-// A character at the edge of a part's words that may belong outside it: a
-// space, or punctuation a sentence or a bracket puts around words (full
-// stops, commas, brackets, quotes, French guillemets and their no-break
-// spaces). Its length in bytes when `text` has one starting at `at` (or,
-// backward, ending at `at`), else 0; `space` says which kind.
-size_t edge_mark(const std::string& text, size_t at, bool backward, bool& space) {
-    static const char* const kMarks[] = {" ", ".", ",", ";", ":", "!", "?", "(", ")", "[", "]", "{", "}", "\"", "'",
-                                         "\u00A0", "\u202F", "\u00AB", "\u00BB", "\u2018", "\u2019", "\u201C",
-                                         "\u201D", "\u2026"};
-    for (const char* mark : kMarks) {
+// The marks at the edge of a part's words that may belong outside it:
+// spaces, a sentence's punctuation (full stops, commas, ...) and what
+// encloses words (brackets, quotes, guillemets).
+enum class Mark { Space, Stop, Enclosing };
+
+// The mark `text` has starting at `at` (or, backward, ending at `at`): its
+// length in bytes (0 for none) and kind.
+size_t edge_mark(const std::string& text, size_t at, bool backward, Mark& kind) {
+    static const std::pair<const char*, Mark> kMarks[] = {
+        {" ", Mark::Space},      {"\u00A0", Mark::Space},     {"\u202F", Mark::Space},     {".", Mark::Stop},
+        {",", Mark::Stop},       {";", Mark::Stop},           {":", Mark::Stop},           {"!", Mark::Stop},
+        {"?", Mark::Stop},       {"\u2026", Mark::Stop},      {"(", Mark::Enclosing},      {")", Mark::Enclosing},
+        {"[", Mark::Enclosing},  {"]", Mark::Enclosing},      {"{", Mark::Enclosing},      {"}", Mark::Enclosing},
+        {"\"", Mark::Enclosing}, {"'", Mark::Enclosing},      {"\u00AB", Mark::Enclosing}, {"\u00BB", Mark::Enclosing},
+        {"\u2018", Mark::Enclosing}, {"\u2019", Mark::Enclosing}, {"\u201C", Mark::Enclosing}, {"\u201D", Mark::Enclosing}};
+    for (const auto& [mark, mark_kind] : kMarks) {
         const size_t n = std::strlen(mark);
-        const size_t begin = backward ? at - std::min(at, n) : at;
-        if ((backward && at < n) || begin + n > text.size() || text.compare(begin, n, mark) != 0) continue;
-        space = mark[0] == ' ' || std::strcmp(mark, "\u00A0") == 0 || std::strcmp(mark, "\u202F") == 0;
+        if ((backward && at < n) || (backward ? at : at + n) > text.size()) continue;
+        if (text.compare(backward ? at - n : at, n, mark) != 0) continue;
+        kind = mark_kind;
         return n;
     }
     return 0;
 }
 
-// How many punctuation marks (spaces not counted) `text` has at its end
-// (backward) or its start, up to its first other character.
-int edge_punctuation(const std::string& text, size_t begin, size_t end, bool backward) {
-    int marks = 0;
-    bool space = false;
+// How many marks of each kind but spaces a text has at one edge.
+struct EdgeMarks {
+    int stops = 0, enclosing = 0;
+    int& operator[](Mark kind) { return kind == Mark::Stop ? stops : enclosing; }
+};
+
+// The marks `text` has at its end (backward) or its start, up to its first
+// other character.
+EdgeMarks edge_punctuation(const std::string& text, size_t begin, size_t end, bool backward) {
+    EdgeMarks marks;
+    Mark kind = Mark::Space;
     while (begin < end) {
-        const size_t n = edge_mark(text, backward ? end : begin, backward, space);
+        const size_t n = edge_mark(text, backward ? end : begin, backward, kind);
         if (n == 0 || n > end - begin) break;
-        if (!space) ++marks;
+        if (kind != Mark::Space) ++marks[kind];
         if (backward) end -= n; else begin += n;
     }
     return marks;
@@ -72,34 +86,40 @@ size_t matching_opener(const std::string& text, size_t begin, size_t close_at, c
     return std::string::npos;
 }
 
-// [begin, end) of `text` without the punctuation at its end (backward) or
-// start beyond the `keep` marks next to its words, nor the spaces around
-// what goes: "noyau." for a <b> around "kernel" in "kernel." ends before the
-// full stop. Trim the end first: a bracket wrapping the span goes there,
-// and then its unmatched opener at the start. Never trims a span to nothing.
-size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool backward, int keep) {
-    struct Mark {
+// [begin, end) of `text` without the marks at its end (backward) or start
+// beyond those of each kind the source part had there (`keep`, the ones next
+// to its words), nor the spaces around what goes: a <b> around "kernel" in
+// "kernel." translated "noyau." ends before the full stop; a link around a
+// quoted title keeps the closing quote and not the sentence's full stop.
+// Trim the end first: a bracket wrapping the span goes there, and then its
+// unmatched opener at the start. Never trims a span to nothing.
+size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool backward, EdgeMarks keep) {
+    struct Found {
         size_t inner;  // its boundary towards the words
         size_t length;
-        bool space;
+        Mark kind;
     };
-    std::vector<Mark> run;  // the marks at that edge, from the outside in
+    std::vector<Found> run;  // the marks at that edge, from the outside in
     size_t at = backward ? end : begin;
-    bool space = false;
+    Mark kind = Mark::Space;
     while (begin < end) {
-        const size_t n = edge_mark(text, at, backward, space);
+        const size_t n = edge_mark(text, at, backward, kind);
         if (n == 0 || (backward ? at - n < begin : at + n > end)) break;
         at = backward ? at - n : at + n;
-        run.push_back({at, n, space});
+        run.push_back({at, n, kind});
     }
     const size_t edge = backward ? end : begin;
     if (run.empty() || run.back().inner == (backward ? begin : end)) return edge;  // no marks, or nothing else
-    int removable = -keep;
-    for (const Mark& mark : run) removable += mark.space ? 0 : 1;
+    EdgeMarks removable;
+    for (const Found& mark : run)
+        if (mark.kind != Mark::Space) ++removable[mark.kind];
+    removable.stops -= keep.stops;
+    removable.enclosing -= keep.enclosing;
     size_t cut = edge, i = 0;
-    for (; i < run.size() && removable > 0; ++i) {
-        const Mark& mark = run[i];
-        if (!mark.space) {
+    for (; i < run.size() && (removable.stops > 0 || removable.enclosing > 0); ++i) {
+        const Found& mark = run[i];
+        if (mark.kind != Mark::Space) {
+            if (removable[mark.kind] <= 0) break;  // one the source part had: the rest is the words'
             const size_t mark_begin = backward ? mark.inner : mark.inner - mark.length;
             const std::string glyph = text.substr(mark_begin, mark.length);
             // A bracket matched inside what is left is part of the words
@@ -112,11 +132,11 @@ size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool back
             if (const char* close = backward ? nullptr : closer_of(glyph);
                 close && text.find(close, mark.inner) < end)
                 break;
-            --removable;
+            --removable[mark.kind];
         }
         cut = mark.inner;
     }
-    for (; i < run.size() && run[i].space && cut != edge; ++i) cut = run[i].inner;  // and the spaces it leaves
+    for (; i < run.size() && run[i].kind == Mark::Space && cut != edge; ++i) cut = run[i].inner;  // and the spaces it leaves
     return cut;
 }
 
@@ -165,9 +185,11 @@ public:
         targets_of_source_.assign(ns_, {});
         for (auto [s, t] : tr_.links) {
             if (s < 0 || s >= ns_ || t < 0 || t >= nt_) continue;
-            sources_of_target_[t].push_back(s);
             targets_of_source_[s].push_back(t);
         }
+        link_copies();
+        for (int s = 0; s < ns_; ++s)
+            for (int t : targets_of_source_[s]) sources_of_target_[t].push_back(s);
         words_of_.assign(parts, {});
         own_words_of_.assign(parts, {});
         for (int s = 0; s < ns_; ++s) {
@@ -189,8 +211,8 @@ public:
                 first[p] = std::min(first[p], b);
                 last[p] = std::max(last[p], b + 1);
             }
-        leading_marks_.assign(parts, 0);
-        trailing_marks_.assign(parts, 0);
+        leading_marks_.assign(parts, {});
+        trailing_marks_.assign(parts, {});
         for (int p = 0; p < parts; ++p) {
             if (first[p] >= last[p]) continue;
             leading_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], false);
@@ -207,6 +229,45 @@ private:
     struct Span {
         int begin = 0, end = 0;  // target words [begin, end)
     };
+
+    // The core of a word: without the punctuation at its edges ("dupload."
+    // → "dupload").
+    static std::string_view core(const std::string& text, ByteSpan word) {
+        size_t begin = word.begin, end = word.end;
+        Mark kind = Mark::Space;
+        for (size_t n; begin < end && (n = edge_mark(text, begin, false, kind)) > 0 && begin + n <= end;) begin += n;
+        for (size_t n; begin < end && (n = edge_mark(text, end, true, kind)) > 0 && end - n >= begin;) end -= n;
+        return std::string_view(text).substr(begin, end - begin);
+    }
+
+    // A source word the translation copied (a command, a name, a number:
+    // the same core of three bytes or more) and that attention linked to its
+    // copy and to other words keeps the copy alone ("debuild" in "For the
+    // debuild command" → "Pour la commande debuild", not "commande
+    // debuild"), with the punctuation next to it it was linked to. A copy
+    // it was not linked to, or one far from its other links, may be another
+    // occurrence's, and changes nothing.
+    void link_copies() {
+        for (int s = 0; s < ns_; ++s) {
+            std::vector<int>& linked = targets_of_source_[s];
+            if (linked.size() < 2) continue;
+            const std::string_view word = core(seg_.text_, tr_.source_words[s]);
+            if (word.size() < 3) continue;
+            std::vector<int> copies;
+            for (int t : linked)
+                if (core(tr_.text, tr_.target_words[t]) == word) copies.push_back(t);
+            if (copies.size() != 1) continue;
+            const int copy = copies[0];
+            bool beside = false;  // a copy far from its other links may be another occurrence's
+            for (int t : linked) beside = beside || (t != copy && std::abs(t - copy) <= 2);
+            if (!beside) continue;
+            std::vector<int> kept;  // the copy and the punctuation next to it ("(re)build »")
+            for (int t : linked)
+                if (t == copy || (std::abs(t - copy) == 1 && core(tr_.text, tr_.target_words[t]).empty()))
+                    kept.push_back(t);
+            linked = kept;
+        }
+    }
 
     void check() const {
         size_t previous = 0;
@@ -382,7 +443,7 @@ private:
     std::vector<std::vector<int>> sources_of_target_, targets_of_source_, words_of_, own_words_of_;
     std::vector<bool> dropped_;
     std::vector<Span> span_;
-    std::vector<int> leading_marks_, trailing_marks_;  // punctuation marks at each part's source edges
+    std::vector<EdgeMarks> leading_marks_, trailing_marks_;  // the marks at each part's source edges
 };
 
 void InlineSegment::write(const SegmentTranslation& translation, const Writer& writer) const {
