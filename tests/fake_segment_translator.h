@@ -8,9 +8,13 @@
 //
 // IdentityTranslator: each segment back as it is, every word linked to
 // itself: a document must then come back with the same elements.
+//
+// ScriptedTranslator: given translations and links, below.
 #pragma once
 #include <cctype>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/segment_translator.h"
@@ -67,6 +71,54 @@ public:
         }
         return out;
     }
+};
+
+// A translator that answers each segment it knows with a given translation
+// and word links (words: runs of non-space bytes on both sides), for tests
+// of where markup lands on translations a model might give. An unknown
+// segment is an error in the test.
+class ScriptedTranslator : public SegmentTranslator {
+public:
+    struct Answer {
+        std::string source, target;
+        Links links;  // (source word, target word)
+    };
+    explicit ScriptedTranslator(std::vector<Answer> answers) : answers_(std::move(answers)) {}
+
+    std::vector<SegmentTranslation> translate(const std::vector<std::string>& segments) override {
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) {
+            const Answer* answer = nullptr;
+            for (const Answer& a : answers_)
+                if (a.source == segment) answer = &a;
+            if (!answer) throw std::runtime_error("ScriptedTranslator: no answer for '" + segment + "'");
+            SegmentTranslation result;
+            result.text = answer->target;
+            result.source_words = words(segment);
+            result.target_words = words(answer->target);
+            result.links = answer->links;
+            out.push_back(std::move(result));
+        }
+        return out;
+    }
+
+    static std::vector<ByteSpan> words(const std::string& text) {
+        std::vector<ByteSpan> spans;
+        for (size_t i = 0; i < text.size();) {
+            if (std::isspace(static_cast<unsigned char>(text[i]))) {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+            spans.push_back({i, end});
+            i = end;
+        }
+        return spans;
+    }
+
+private:
+    std::vector<Answer> answers_;
 };
 
 }  // namespace nmt::testing
