@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "text/words_to_judge.h"
+
 namespace nmt {
 
 namespace {
@@ -37,7 +39,8 @@ LanguageGuess detect_language(std::string_view text, const std::vector<std::stri
     if (candidates.empty()) return guess;
     guess.language = candidates.front();
     // CLD2 takes an int length; a document past 2 GB is judged on its start.
-    text = text.substr(0, std::min<size_t>(text.size(), INT_MAX));
+    const std::string words = words_to_judge(text.substr(0, std::min<size_t>(text.size(), INT_MAX)));
+    text = words;
     std::string hint;
     for (const std::string& c : candidates) hint += (hint.empty() ? "" : ",") + c;
 

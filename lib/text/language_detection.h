@@ -21,7 +21,9 @@ struct LanguageGuess {
 // that even a three-word line gets an answer; of its three best languages the
 // first that is a candidate wins. When none of them is (digits only, a name,
 // an empty line), the first candidate comes back with confidence 0 and
-// reliable false. Invalid UTF-8 is judged on its valid part.
+// reliable false. Invalid UTF-8 is judged on its valid part. Only the words
+// are judged: tags, placeholders, URLs and accelerator marks are left out
+// first (text/words_to_judge.h).
 LanguageGuess detect_language(std::string_view text, const std::vector<std::string>& candidates);
 
 }  // namespace nmt
