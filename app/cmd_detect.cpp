@@ -46,8 +46,8 @@ void run(const DetectCommand& o) {
     std::string line;
     while (reader.next_line(line)) {
         const LanguageGuess guess = detect_language(line, among);
-        // "und" (ISO 639-2's undetermined): nothing to judge, as --from auto
-        // passes such a line through.
+        // "und" (ISO 639-2's undetermined): nothing to judge, or none of
+        // --among's languages; --from auto passes such a line through.
         const std::string code = guess.confidence > 0 ? guess.language : "und";
         if (o.confidence)
             std::printf("%s\t%.2f\n", code.c_str(), guess.confidence);
@@ -67,7 +67,7 @@ void add_detect_command(CLI::App& app) {
     auto o = std::make_shared<DetectCommand>();
     auto* c = app.add_subcommand("detect", "Print the language of each input line (what translate --from auto uses)");
     c->footer("One ISO 639-1 code per input line, in order, among --among's languages; und for a line with "
-              "nothing to judge (blank, digits, punctuation). Detection is CLD2's (Compact Language Detector 2).\n");
+              "nothing to judge (blank, digits, punctuation) or in none of them. Detection is CLD2's (Compact Language Detector 2).\n");
     c->add_option("-i,--input", o->input, "Input file (default: stdin)");
     c->add_option("--among", o->among, "Comma-separated languages to choose from (default: the installed models')")
         ->delimiter(',');

@@ -203,7 +203,8 @@ void translate_lines_of(TranslateCommand& o,
 
 // "fr -> fr-en", "en, passed through": what -v says of a route.
 std::string route_report(const LanguageRoute& route) {
-    if (route.language.empty()) return "nothing to detect, passed through";
+    if (route.language.empty())
+        return route.note.empty() ? "nothing to detect, passed through" : "no known language, passed through";
     return route.language + (route.model ? " -> " + route.model->name : ", passed through");
 }
 

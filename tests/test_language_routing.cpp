@@ -159,3 +159,14 @@ TEST_CASE("language routing: the router alone") {
     CHECK(blank.model == nullptr);
     CHECK(blank.note.empty());
 }
+
+TEST_CASE("language routing: a text in none of the candidates passes through with a note, unlike one of no words") {
+    TwoModels m;
+    auto router = m.router(/*keep_target=*/true);
+    const LanguageRoute spanish = router.route("¿Dónde está la estación de tren? Quiero comprar un billete.");
+    CHECK(spanish.language.empty());
+    CHECK(spanish.model == nullptr);
+    CHECK(spanish.note == "not recognised as any of de en fr; passed through unchanged");
+    const LanguageRoute digits = router.route("12 345 !");
+    CHECK(digits.note.empty());
+}

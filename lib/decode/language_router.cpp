@@ -24,9 +24,15 @@ const RoutedModel* LanguageRouter::model_for(const std::string& source) {
 LanguageRoute LanguageRouter::route(std::string_view text) {
     LanguageRoute route;
     const LanguageGuess guess = detect_language(text, candidates_);
-    // Confidence 0: no letters CLD2 could judge (a blank line, "12345",
-    // a lone URL). Such a text reads the same in every language.
-    if (guess.confidence <= 0.0) return route;
+    // No letters CLD2 could judge (a blank line, "12345", a lone URL): such
+    // a text reads the same in every language.
+    if (!guess.has_words) return route;
+    if (guess.confidence <= 0.0) {  // letters, but in none of the candidates as CLD2 reads them
+        route.note = "not recognised as any of";
+        for (const auto& c : candidates_) route.note += " " + c;
+        route.note += "; passed through unchanged";
+        return route;
+    }
     route.language = guess.language;
     if (guess.language == target_) {
         if (!keep_target_) route.note = "already in " + target_ + "; passed through unchanged";

@@ -22,7 +22,9 @@ struct RoutedModel {
 
 // Where one text goes.
 struct LanguageRoute {
-    std::string language;               // detected; empty when the text has nothing to judge (blank, digits)
+    // Detected; empty when the text has nothing to judge (blank, digits), or
+    // reads as none of the candidates (then with a note).
+    std::string language;
     const RoutedModel* model = nullptr;  // null: the text passes through unchanged
     // Why the text passes through, for a warning ("already in en"); empty
     // when it is translated, has nothing to judge, or is kept on purpose.

@@ -26,7 +26,7 @@ std::vector<SegmentTranslation> RoutedSegmentTranslator::translate(const std::ve
         std::string text;
         for (const auto& segment : segments) text += segment + "\n";
         LanguageRoute route = router_.route(text);
-        if (route.language.empty()) return unchanged_segments(segments);  // nothing to judge yet
+        if (route.language.empty() && route.note.empty()) return unchanged_segments(segments);  // nothing to judge yet
         route_ = std::move(route);
         if (on_route) on_route(*route_);
     }

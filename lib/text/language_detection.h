@@ -14,6 +14,9 @@ struct LanguageGuess {
     std::string language;     // one of the candidates (ISO 639-1, "en"); empty when there were none
     double confidence = 0.0;  // 0..1: the share of the text CLD2 put in that language
     bool reliable = false;    // CLD2 found it clearly ahead of the next language, among the candidates
+    // The text had letters to judge. With confidence 0 it then reads as
+    // none of the candidates (CLD2's three best are other languages).
+    bool has_words = false;
 };
 
 // The candidate `text` is most likely written in. CLD2 is told the candidates
