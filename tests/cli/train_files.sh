@@ -91,7 +91,7 @@ grep -q "^validation at step 2:" fifo.txt || fail "the text log should have gone
 # Started as one of several ranks (mpirun's environment) or with --mpi, an
 # nmt built without MPI refuses: each rank would train alone over the
 # others' files. (An MPI build trains instead: tests/mpi/.)
-if ! "$NMT" --version | grep -q 'MPI'; then
+if ! grep -q 'MPI' <<<"$("$NMT" --version)"; then
     OMPI_COMM_WORLD_SIZE=2 expect_one_error "a rank of mpirun without MPI" "built without MPI" \
         nmt train "${run[@]}" --max-steps 2 -o ranks.nmt
     expect_one_error "--mpi without MPI" "built without MPI" nmt train "${run[@]}" --max-steps 2 --mpi -o ranks.nmt

@@ -119,6 +119,6 @@ for line in open(sys.argv[1], encoding="utf-8"):
         seen.add(f[0]); print(f[1])' "$TMP/nbest.txt" | md5sum)"
 
 # --- --help documents the option.
-nmt translate --help | grep -q -- "--no-split" || fail "--help does not mention --no-split"
+grep -q -- "--no-split" <<<"$(nmt translate --help)" || fail "--help does not mention --no-split"
 
 echo "ok: multi-sentence lines are split and rejoined, one output line per input line"

@@ -15,8 +15,8 @@ nmt info --json "$TMP/tuned.nmt" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)["decoding"]
 assert d == {"length_penalty": 0.0, "tuned_on": "val set"}, d' || fail "nmt info --json should show the recorded decoding settings"
-nmt info "$TMP/tuned.nmt" | grep -q '^decoding: .*"length_penalty":0' || fail "nmt info should show the length penalty"
-nmt info "$TMP/model.nmt" | grep -q '^decoding: *(defaults)' || fail "nmt info should say an untuned model uses the defaults"
+grep -q '^decoding: .*"length_penalty":0' <<<"$(nmt info "$TMP/tuned.nmt")" || fail "nmt info should show the length penalty"
+grep -q '^decoding: *(defaults)' <<<"$(nmt info "$TMP/model.nmt")" || fail "nmt info should say an untuned model uses the defaults"
 
 # n_best_check FILE equal|differ: compares the score and normalised score fields.
 n_best_check() {
