@@ -9,7 +9,9 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include "commands.h"
 #include "model_choice.h"
@@ -32,6 +34,8 @@ struct TranslateCommand {
     ModelChoice model;
     std::string input, output, alignments, svg_directory, format = "text";
     std::string precision = "auto";
+    std::string glossary;                       // --glossary FILE
+    std::vector<std::string> do_not_translate;  // --do-not-translate REGEX, each
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false, overwrite = false;
     bool format_given = false, overwrite_translated = false;
@@ -84,6 +88,26 @@ void check_search_memory(const ModelConfig& config, TranslateOptions& translate,
     }
     const int at_once = translate.parallel_batches > 0 ? translate.parallel_batches : omp_get_max_threads();
     if (at_once * bound > 0.75 * physical) translate.parallel_batches = 1;
+}
+
+// --do-not-translate's expressions, compiled, and --glossary's file, read:
+// before the model loads, so that a mistake in either is reported at once.
+void prepare_terms(TranslateCommand& o) {
+    TranslateOptions& translate = o.stream.translate;
+    for (const std::string& expression : o.do_not_translate) {
+        std::regex pattern;
+        try {
+            pattern = std::regex(expression, std::regex::ECMAScript | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+            throw Error("--do-not-translate '" + expression + "': not a valid ECMAScript regular expression: " +
+                        e.what());
+        }
+        // Empty matches would be spans of nothing, everywhere.
+        if (std::regex_match(std::string(), pattern))
+            throw Error("--do-not-translate '" + expression + "' matches the empty text: it must match at least one character");
+        translate.placeholders.keep_verbatim.push_back(std::move(pattern));
+    }
+    if (!o.glossary.empty()) translate.glossary = std::make_shared<const Glossary>(Glossary::load(o.glossary));
 }
 
 // The document format to read the input as: --format's when it names one
@@ -154,7 +178,10 @@ void run(TranslateCommand& o) {
     // a model loaded for int8 compiles int8's itself, as it loads.
     const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
     const std::string model_path = o.model.path();
-    refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
+    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}};
+    if (!o.glossary.empty()) inputs.push_back({"--glossary", o.glossary});
+    refuse_shared_files(output_files(o), inputs);
+    prepare_terms(o);
     if (!o.overwrite) refuse_existing_outputs(output_files(o));
     Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
     o.model.check_languages(model.config, model_path);
@@ -271,6 +298,16 @@ void add_translate_command(CLI::App& app) {
     c->add_flag("!--no-placeholder-repair", o->stream.translate.repair_placeholders,
                 "Print the model's own text even where it lost or garbled a placeholder or tag of the source "
                 "(%s, {name}, <b>, URLs), instead of restoring them");
+    c->add_option("--glossary", o->glossary,
+                  "TSV file of terms, one a line: source<TAB>target[<TAB>case-sensitive]; each source term found "
+                  "(whole words, any case unless the line says case-sensitive) comes out as its target term, put in "
+                  "place of the words the model aligned to it");
+    c->add_option("--do-not-translate", o->do_not_translate,
+                  "Regular expression (ECMAScript syntax) for spans of the input to keep verbatim: names, product "
+                  "names, identifiers; each comes out as written, in place of the words the model aligned to it. "
+                  "Repeat for several")
+        ->take_all()
+        ->allow_extra_args(false);
     c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
     c->callback([o, penalty, format] {
         o->length_penalty_given = penalty->count() > 0;
