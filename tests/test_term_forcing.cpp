@@ -118,7 +118,7 @@ TEST_CASE("force_terms: placeholders and do-not-translate spans are never edited
     const Glossary g = terms("car\tbagnole\nWidget\tGadget\n");
     const std::string source = "See www.car.com for the car.";
     const std::string translation = "Voir www.car.com pour la voiture.";
-    const auto words = attention_from_links(source, translation, {0, 1, 2, 3, 5});
+    const auto words = attention_from_links(source, translation, {0, 1, 2, 3, 4});
     CHECK(force_terms(source, translation, g, &words) == "Voir www.car.com pour la bagnole.");
     PlaceholderOptions keep;
     keep.keep_verbatim.emplace_back("Widget Pro");
@@ -135,7 +135,8 @@ TEST_CASE("force_terms: a verbatim span the model translated word by word comes 
     const std::string source = "Download Sound Juicer now.";
     const std::string translation = "Téléchargez le son de son maintenant.";
     const auto words = attention_from_links(source, translation, {0, 1, 1, 2, 2, 3});
-    CHECK(force_terms(source, translation, Glossary{}, &words, keep) == "Téléchargez le Sound Juicer maintenant.");
+    // All four words are short: none is the name's main word, so all go.
+    CHECK(force_terms(source, translation, Glossary{}, &words, keep) == "Téléchargez Sound Juicer maintenant.");
     CHECK(force_terms(source, "Téléchargez Sound Juicer maintenant.", Glossary{}, &words, keep) ==
           "Téléchargez Sound Juicer maintenant.");
     CHECK(force_terms(source, translation, Glossary{}, nullptr, keep) ==

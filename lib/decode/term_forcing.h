@@ -4,16 +4,18 @@
 // term behind a placeholder before decoding.
 //
 // Why post-editing: on 61 Tatoeba sentences holding one of 17 common nouns
-// (models/en-fr.nmt, tools/measure_glossary.py), hiding the term as a
-// placeholder ("I bought a {0}.") made the model translate the rest of the
-// sentence worse, BLEU 45.3 -> 32.3 and chrF 63.3 -> 58.8 even when the term
-// put back was the reference's own word; its articles and agreement lost the
-// noun they agree with. Editing the output kept the sentence the model wrote:
-// BLEU 46.3 / chrF 64.5 with the reference's terms, and with terms the model
-// never chose ("car" -> "bagnole") 45.0 / 63.8 against references edited the
-// same way, where the unedited output scored 29.7 / 49.8. Beam search
-// constrained to the terms would need the search to know the glossary and
-// costs a beam per constraint; this model's attention already places them.
+// (models/en-fr.nmt; tools/measure_glossary.py), hiding the term as a
+// placeholder before decoding ("I bought a {0}.") made the model translate
+// the rest of the sentence worse: BLEU 32.3 / chrF 58.8 against 45.3 / 63.3
+// for the plain output, even though the term put back was the reference's
+// own word; articles and agreement lost the noun they agree with. Editing the
+// output keeps the sentence the model wrote: 46.4 / 64.5 with the
+// reference's words as the terms, and with words the model never chose
+// ("car" -> "bagnole") 44.6 / 64.1 against references edited the same way,
+// where hiding scored 32.3 / 59.7 and the unedited output 29.7 / 49.8. Every
+// output of both holds its term. Beam search constrained to the terms would
+// need the search to know the glossary and a beam per constraint; this
+// model's attention already says where each term went.
 #pragma once
 #include <string>
 

@@ -229,7 +229,9 @@ std::vector<TermMatch> Glossary::find(const std::string& text) const {
     while (i < text.size()) {
         TermMatch best{i, i, nullptr};
         const bool starts_word = word_character_at(text, i) && (i == 0 || !word_character_before(text, i));
-        const size_t next = word_character_at(text, i) ? word_end(text, i) : i + 1;
+        char32_t c = 0;
+        const size_t length = decode_at(text, i, c);
+        const size_t next = word_character_at(text, i) ? word_end(text, i) : i + std::max<size_t>(1, length);
         if (starts_word) {
             const auto it = by_first_word_.find(folded.substr(i, next - i));
             if (it != by_first_word_.end()) best_at(i, it->second, best);
