@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "auto_source.h"
 #include "commands.h"
 #include "model_choice.h"
 #include "core/error.h"
@@ -25,6 +27,7 @@
 #include "decode/translation_stream.h"
 #include "formats/document_format.h"
 #include "formats/model_segment_translator.h"
+#include "formats/routed_segment_translator.h"
 
 namespace nmt::app {
 
@@ -39,6 +42,7 @@ struct TranslateCommand {
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false, overwrite = false;
     bool format_given = false, overwrite_translated = false;
+    bool keep_target_language = false, verbose = false;
     bool length_penalty_given = false;  // else the model's tuned one (Model::decoding), if it has one
     StreamOptions stream;
 };
@@ -90,6 +94,12 @@ void check_search_memory(const ModelConfig& config, TranslateOptions& translate,
     if (at_once * bound > 0.75 * physical) translate.parallel_batches = 1;
 }
 
+// The inputs an output must not be: `inputs` and --glossary's file.
+std::vector<NamedFile> with_glossary(const TranslateCommand& o, std::vector<NamedFile> inputs) {
+    if (!o.glossary.empty()) inputs.push_back({"--glossary", o.glossary});
+    return inputs;
+}
+
 // --do-not-translate's expressions, compiled, and --glossary's file, read:
 // before the model loads, so that a mistake in either is reported at once.
 void prepare_terms(TranslateCommand& o) {
@@ -135,67 +145,56 @@ std::string read_document(int fd, const std::string& name) {
     }
 }
 
+void warn_line(const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); }
+
 // The whole document read, translated, and only then written: a refused
-// input leaves no output behind.
-void translate_document(const DocumentFormat& format, TranslateCommand& o, Translator& translator) {
+// input leaves no output behind. `segments_for` gives the translator of the
+// document's segments (the model's, or --from auto's router).
+void translate_document(const DocumentFormat& format, TranslateCommand& o,
+                        const std::function<std::unique_ptr<SegmentTranslator>(const std::string& name)>& segments_for,
+                        const std::string& source_language, const std::string& target_language) {
     if (o.stream.translate.search.n_best > 1 || !o.alignments.empty() || !o.svg_directory.empty())
         throw Error("--n-best, --alignments and --alignment-svg are for lines, not --format " + format.name);
-    const std::function<void(const std::string&)> warn =
-        o.quiet ? std::function<void(const std::string&)>()
-                : [](const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); };
+    const std::function<void(const std::string&)> warn = o.quiet ? std::function<void(const std::string&)>() : warn_line;
     const bool from_stdin = o.input.empty() || o.input == "-";
     const std::string name = from_stdin ? "stdin" : o.input;
     const int fd = from_stdin ? STDIN_FILENO : open_input(o.input);
     const std::string text = read_document(fd, name);
     if (fd != STDIN_FILENO) ::close(fd);
     const auto output = open_output(o.output);  // before translating: an unwritable -o fails at once
-    o.stream.translate.use_shortlist = !o.no_shortlist;
-    ModelSegmentTranslator segments(translator, o.stream.translate, !o.no_split);
-    segments.warn = warn;
+    const auto segments = segments_for(name);
     DocumentOptions options;
-    const ModelConfig& config = translator.model().config;
-    options.source_language = o.model.from.empty() ? config.source_language : o.model.from;
-    options.target_language = o.model.to.empty() ? config.target_language : o.model.to;
+    options.source_language = source_language;
+    options.target_language = target_language;
     options.overwrite_translated = o.overwrite_translated;
     options.warn = warn;
-    const std::string translated = format.translate(text, name, segments, options);
+    const std::string translated = format.translate(text, name, *segments, options);
     if (std::fwrite(translated.data(), 1, translated.size(), output->file()) != translated.size())
         throw_write_error(output->name(), errno);
     output->commit();
     exit_without_teardown();
 }
 
-void run(TranslateCommand& o) {
-    if (o.list_models) {
-        const auto models = installed_models();
-        if (models.empty()) std::printf("no models installed (searched $NMT_MODELS and models/ directories)\n");
-        for (const auto& m : models) std::printf("%s\t%s\n", m.name().c_str(), m.path.c_str());
-        return;
-    }
-    set_threads(o.threads);
-    const Precision precision = parse_precision(o.precision);
-    // fp32's gemm kernels compile on another thread while the model loads;
-    // a model loaded for int8 compiles int8's itself, as it loads.
-    const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
-    const std::string model_path = o.model.path();
-    std::vector<NamedFile> inputs = {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}};
-    if (!o.glossary.empty()) inputs.push_back({"--glossary", o.glossary});
-    refuse_shared_files(output_files(o), inputs);
-    prepare_terms(o);
-    if (!o.overwrite) refuse_existing_outputs(output_files(o));
-    Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
-    o.model.check_languages(model.config, model_path);
-    SearchOptions& search = o.stream.translate.search;
+// The search settings of one loaded model: its tuned length penalty unless
+// one was given, a beam wide enough for --n-best, and the memory checks.
+TranslateOptions prepared_options(const TranslateCommand& o, const Model& model) {
+    TranslateOptions translate = o.stream.translate;
+    SearchOptions& search = translate.search;
     if (!o.length_penalty_given) search = with_model_defaults(search, model);
     // An n-best list of N needs a beam of at least N: widened before the
     // memory check, which must see the beam that will really be searched.
     const bool widened_by_n_best = search.n_best > search.beam_size;
     if (widened_by_n_best) search.beam_size = search.n_best;
     check_search_options(search);
-    check_search_memory(model.config, o.stream.translate, widened_by_n_best);
-    Translator translator(model);
-    if (const DocumentFormat* format = document_format(o)) translate_document(*format, o, translator);
+    check_search_memory(model.config, translate, widened_by_n_best);
+    translate.use_shortlist = !o.no_shortlist;
+    return translate;
+}
 
+// Lines in, one line out per line: `translate` runs the stream over the
+// reader and output this opens.
+void translate_lines_of(TranslateCommand& o,
+                        const std::function<StreamStats(LineReader&, std::FILE*, const StreamOptions&)>& translate) {
     const int fd = o.input.empty() || o.input == "-" ? STDIN_FILENO : open_input(o.input);
     // A line past a megabyte (thousands of sentences) is cut there, so that
     // `nmt translate -i /dev/zero` cannot eat memory; the rest is skipped.
@@ -214,14 +213,14 @@ void run(TranslateCommand& o) {
     s.svg_directory = o.svg_directory;
     s.split_sentences = !o.no_split;
     s.translate.use_shortlist = !o.no_shortlist;
-    if (!o.quiet) s.warn = [](const std::string& w) { std::fprintf(stderr, "nmt: warning: %s\n", w.c_str()); };
+    if (!o.quiet) s.warn = warn_line;
     const bool progress = !o.quiet && fd != STDIN_FILENO && ::isatty(STDERR_FILENO);  // files, on a terminal
     if (progress)
         s.progress = [](const StreamStats& so_far) {
             std::fprintf(stderr, "\r%lld lines, %.1f lines/s", static_cast<long long>(so_far.lines),
                          so_far.lines / so_far.seconds);
         };
-    const StreamStats stats = translate_stream(translator, reader, output->file(), s);
+    const StreamStats stats = translate(reader, output->file(), s);
     if (fd != STDIN_FILENO) ::close(fd);
     output->commit();
     if (alignments) alignments->commit();
@@ -230,6 +229,98 @@ void run(TranslateCommand& o) {
                      static_cast<long long>(stats.lines), stats.seconds, stats.lines / stats.seconds,
                      stats.target_tokens / stats.seconds);
     exit_without_teardown();
+}
+
+// "fr -> fr-en", "en, passed through": what -v says of a route.
+std::string route_report(const LanguageRoute& route) {
+    if (route.language.empty())
+        return route.note.empty() ? "nothing to detect, passed through" : "no known language, passed through";
+    return route.language + (route.model ? " -> " + route.model->name : ", passed through");
+}
+
+// --from auto: each line (each document) goes to the installed model of the
+// language it is detected in.
+void run_detecting(TranslateCommand& o, Precision precision) {
+    if (!o.model.model.empty())
+        throw Error("--from auto chooses among the installed models; it cannot be used with -m (give --from instead)");
+    const auto models = installed_models();
+    const std::string target = o.model.to.empty() ? auto_target_language(models, o.model.domain) : o.model.to;
+    const bool any_into_target = std::any_of(models.begin(), models.end(), [&](const InstalledModel& m) {
+        return m.target_language == target && m.domain == o.model.domain;
+    });
+    if (!any_into_target)
+        throw Error("--from auto --to " + target + ": no installed model translates into " + target +
+                    (o.model.domain.empty() ? "" : " in domain " + o.model.domain) + " (see --list-models)");
+    refuse_shared_files(output_files(o), with_glossary(o, {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")}));
+    if (!o.overwrite) refuse_existing_outputs(output_files(o));
+    const bool verbose = o.verbose;
+    LazyModels lazy(
+        models, target, o.model.domain, precision == Precision::Int8,
+        [&o](const Model& model, const std::string&) { return prepared_options(o, model); },
+        [verbose](const std::string& name, const std::string& path) {
+            if (verbose) std::fprintf(stderr, "nmt: loaded %s (%s)\n", name.c_str(), path.c_str());
+        });
+    LanguageRouter router(model_languages(models, o.model.domain, target), target,
+                          [&lazy](const std::string& source) { return lazy.model_for(source); },
+                          o.keep_target_language);
+    if (const DocumentFormat* format = document_format(o)) {
+        const auto segments_for = [&](const std::string& name) -> std::unique_ptr<SegmentTranslator> {
+            auto routed = std::make_unique<RoutedSegmentTranslator>(router, !o.no_split);
+            if (!o.quiet) routed->warn = warn_line;
+            routed->on_route = [&o, name](const LanguageRoute& route) {
+                if (o.verbose) std::fprintf(stderr, "nmt: %s: %s\n", name.c_str(), route_report(route).c_str());
+                if (!o.quiet && !route.note.empty()) warn_line(name + ": " + route.note);
+            };
+            return routed;
+        };
+        translate_document(*format, o, segments_for, "", target);
+    }
+    if (o.verbose)
+        o.stream.on_route = [](int64_t line, const LanguageRoute& route) {
+            std::fprintf(stderr, "nmt: line %lld: %s\n", static_cast<long long>(line), route_report(route).c_str());
+        };
+    translate_lines_of(o, [&router](LineReader& reader, std::FILE* output, const StreamOptions& s) {
+        return translate_stream(router, reader, output, s);
+    });
+}
+
+void run(TranslateCommand& o) {
+    if (o.list_models) {
+        const auto models = installed_models();
+        if (models.empty()) std::printf("no models installed (searched $NMT_MODELS and models/ directories)\n");
+        for (const auto& m : models) std::printf("%s\t%s\n", m.name().c_str(), m.path.c_str());
+        return;
+    }
+    if (o.keep_target_language && o.model.from != "auto")
+        throw Error("--keep-target-language is for --from auto (a fixed --from translates every line)");
+    set_threads(o.threads);
+    const Precision precision = parse_precision(o.precision);
+    // fp32's gemm kernels compile on another thread while the model loads;
+    // a model loaded for int8 compiles int8's itself, as it loads.
+    const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
+    prepare_terms(o);
+    if (o.model.from == "auto") return run_detecting(o, precision);
+    const std::string model_path = o.model.path();
+    refuse_shared_files(output_files(o), with_glossary(o, {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"),
+                                                           {"-m", model_path}}));
+    if (!o.overwrite) refuse_existing_outputs(output_files(o));
+    Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
+    o.model.check_languages(model.config, model_path);
+    o.stream.translate = prepared_options(o, model);
+    Translator translator(model);
+    if (const DocumentFormat* format = document_format(o)) {
+        const ModelConfig& config = model.config;
+        const auto segments_for = [&](const std::string&) -> std::unique_ptr<SegmentTranslator> {
+            auto segments = std::make_unique<ModelSegmentTranslator>(translator, o.stream.translate, !o.no_split);
+            if (!o.quiet) segments->warn = warn_line;
+            return segments;
+        };
+        translate_document(*format, o, segments_for, o.model.from.empty() ? config.source_language : o.model.from,
+                           o.model.to.empty() ? config.target_language : o.model.to);
+    }
+    translate_lines_of(o, [&translator](LineReader& reader, std::FILE* output, const StreamOptions& s) {
+        return translate_stream(translator, reader, output, s);
+    });
 }
 
 }  // namespace
@@ -298,6 +389,11 @@ void add_translate_command(CLI::App& app) {
     c->add_flag("!--no-placeholder-repair", o->stream.translate.repair_placeholders,
                 "Print the model's own text even where it lost or garbled a placeholder or tag of the source "
                 "(%s, {name}, <b>, URLs), instead of restoring them");
+    c->add_flag("--keep-target-language", o->keep_target_language,
+                "--from auto: pass a line (document) already in the --to language through unchanged without a "
+                "warning");
+    c->add_flag("-v,--verbose", o->verbose,
+                "--from auto: report on stderr the language detected for each line (document) and the model chosen");
     c->add_option("--glossary", o->glossary,
                   "TSV file of terms, one a line: source<TAB>target[<TAB>case-sensitive]; each source term found "
                   "(whole words, any case unless the line says case-sensitive) comes out as its target term, put in "

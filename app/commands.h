@@ -17,5 +17,6 @@ void add_vocab_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_shortlist_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+void add_detect_command(CLI::App& app);
 
 }  // namespace nmt::app

@@ -96,6 +96,7 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     nmt::app::add_translate_command(app);
     nmt::app::add_serve_command(app);
+    nmt::app::add_detect_command(app);
     nmt::app::add_align_command(app);
     nmt::app::add_vocab_command(app);
     nmt::app::add_train_command(app);

@@ -19,8 +19,10 @@ void ModelChoice::check_languages(const ModelConfig& config, const std::string& 
 
 void add_model_choice(CLI::App* command, ModelChoice& choice, const std::string& model_help) {
     command->add_option("-m,--model", choice.model, model_help);
-    command->add_option("--from", choice.from, "Source language code, to pick an installed model");
-    command->add_option("--to", choice.to, "Target language code, to pick an installed model");
+    command->add_option("--from", choice.from, "Source language code, to pick an installed model; translate: auto detects it per line (per document) "
+                        "among the installed models' languages");
+    command->add_option("--to", choice.to, "Target language code, to pick an installed model (default: the one language the installed "
+                        "models translate --from into; with --from auto, en)");
 }
 
 }  // namespace nmt::app

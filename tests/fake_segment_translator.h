@@ -1,11 +1,20 @@
-// A SegmentTranslator for format tests that need no model: each word
-// (a run of non-space bytes) is upper-cased (ASCII letters only) and the
-// words come out in reverse order, one space between them, so that tests can
-// see both that text was translated and that markup followed its words
-// rather than its positions. Every segment it was given is kept in `seen`.
+// SegmentTranslators for format tests that need no model.
+//
+// ReversingTranslator: each word (a run of non-space bytes) is upper-cased
+// (ASCII letters only) and the words come out in reverse order, one space
+// between them, so that tests can see both that text was translated and
+// that markup followed its words rather than its positions. Every segment it
+// was given is kept in `seen`.
+//
+// IdentityTranslator: each segment back as it is, every word linked to
+// itself: a document must then come back with the same elements.
+//
+// ScriptedTranslator: given translations and links, below.
 #pragma once
 #include <cctype>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/segment_translator.h"
@@ -47,6 +56,69 @@ public:
         for (int s = 0; s < n; ++s) result.links.emplace_back(s, n - 1 - s);
         return result;
     }
+};
+
+class IdentityTranslator : public SegmentTranslator {
+public:
+    std::vector<SegmentTranslation> translate(const std::vector<std::string>& segments) override {
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) {
+            SegmentTranslation t = ReversingTranslator::reverse(segment);
+            t.text = segment;
+            t.target_words = t.source_words;
+            for (auto& link : t.links) link.second = link.first;
+            out.push_back(t);
+        }
+        return out;
+    }
+};
+
+// A translator that answers each segment it knows with a given translation
+// and word links (words: runs of non-space bytes on both sides), for tests
+// of where markup lands on translations a model might give. An unknown
+// segment is an error in the test.
+class ScriptedTranslator : public SegmentTranslator {
+public:
+    struct Answer {
+        std::string source, target;
+        Links links;  // (source word, target word)
+    };
+    explicit ScriptedTranslator(std::vector<Answer> answers) : answers_(std::move(answers)) {}
+
+    std::vector<SegmentTranslation> translate(const std::vector<std::string>& segments) override {
+        std::vector<SegmentTranslation> out;
+        for (const auto& segment : segments) {
+            const Answer* answer = nullptr;
+            for (const Answer& a : answers_)
+                if (a.source == segment) answer = &a;
+            if (!answer) throw std::runtime_error("ScriptedTranslator: no answer for '" + segment + "'");
+            SegmentTranslation result;
+            result.text = answer->target;
+            result.source_words = words(segment);
+            result.target_words = words(answer->target);
+            result.links = answer->links;
+            out.push_back(std::move(result));
+        }
+        return out;
+    }
+
+    static std::vector<ByteSpan> words(const std::string& text) {
+        std::vector<ByteSpan> spans;
+        for (size_t i = 0; i < text.size();) {
+            if (std::isspace(static_cast<unsigned char>(text[i]))) {
+                ++i;
+                continue;
+            }
+            size_t end = i;
+            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+            spans.push_back({i, end});
+            i = end;
+        }
+        return spans;
+    }
+
+private:
+    std::vector<Answer> answers_;
 };
 
 }  // namespace nmt::testing

@@ -11,6 +11,7 @@
 
 using nmt::HtmlDocument;
 using nmt::HtmlKind;
+using nmt::testing::IdentityTranslator;
 using nmt::testing::ReversingTranslator;
 
 namespace {
@@ -58,6 +59,36 @@ TEST_CASE("html: inline tags follow their words") {
     // Reversed: "NOW. HERE IS CAR RED THE", the link round HERE (now. is one word with the period).
     CHECK(out == "<p><a href=\"/x?a=1&amp;b=2\">NOW. HERE</a> IS CAR <b>RED</b> THE</p>");
     check_same_elements(in, out);
+}
+
+TEST_CASE("html: punctuation the translation put at a tag's edge stays outside it, brackets inside its words stay, copies win") {
+    using Answer = nmt::testing::ScriptedTranslator::Answer;
+    nmt::testing::ScriptedTranslator translator({
+        // "noyau." is one word: the full stop after it was outside <b> in the source.
+        Answer{"The kernel headers.", "Les en-têtes du noyau.", {{0, 0}, {1, 2}, {1, 3}, {2, 1}}},
+        // The link was inside brackets; the model joined them and a ";" to its words.
+        Answer{"How to (upload packages); and more", "Comment (téléverser des paquets) ; et plus",
+               {{0, 0}, {1, 0}, {2, 1}, {3, 2}, {3, 3}, {3, 4}, {4, 5}, {5, 6}}},
+        // A bracket matched inside the tag's own words stays, the full stop goes.
+        Answer{"See dput(1).", "Voir dput(1).", {{0, 0}, {1, 1}}},
+        // Punctuation the source tag itself held is kept.
+        Answer{"He said: really?", "Il a dit : vraiment ?", {{0, 0}, {1, 1}, {1, 2}, {1, 3}, {2, 4}, {2, 5}}},
+        // A quoted title keeps its quotes, not the sentence's full stop.
+        Answer{"See \"Uploading a package\".", "Voir «Téléverser un paquet».", {{0, 0}, {1, 1}, {2, 2}, {3, 3}}},
+        // A copied word linked to its copy and a neighbour keeps the copy alone.
+        Answer{"For the debuild command:", "Pour la commande debuild :", {{0, 0}, {1, 1}, {2, 2}, {2, 3}, {3, 2}, {3, 4}}},
+    });
+    CHECK(HtmlDocument("<p>The <b>kernel</b> headers.</p>").translate(translator) ==
+          "<p>Les en-têtes <b>du noyau</b>.</p>");
+    CHECK(HtmlDocument("<p>How to (<a href=\"u\">upload packages</a>); and more</p>").translate(translator) ==
+          "<p>Comment (<a href=\"u\">téléverser des paquets</a>) ; et plus</p>");
+    CHECK(HtmlDocument("<p>See <i>dput(1)</i>.</p>").translate(translator) == "<p>Voir <i>dput(1)</i>.</p>");
+    CHECK(HtmlDocument("<p>He said: <em>really?</em></p>").translate(translator) ==
+          "<p>Il a dit : <em>vraiment ?</em></p>");
+    CHECK(HtmlDocument("<p>See <a href=\"u\">\"Uploading a package\"</a>.</p>").translate(translator) ==
+          "<p>Voir <a href=\"u\">«Téléverser un paquet»</a>.</p>");
+    CHECK(HtmlDocument("<p>For the <b>debuild</b> command:</p>").translate(translator) ==
+          "<p>Pour la commande <b>debuild</b> :</p>");
 }
 
 TEST_CASE("html: nested inline tags stay nested around their words") {
@@ -160,26 +191,6 @@ TEST_CASE("html: serialising without translating gives the same tree") {
     }
 }
 
-namespace {
-
-// Each word to itself: tags must land exactly where they were.
-class IdentityTranslator : public nmt::SegmentTranslator {
-public:
-    std::vector<nmt::SegmentTranslation> translate(const std::vector<std::string>& segments) override {
-        std::vector<nmt::SegmentTranslation> out;
-        for (const auto& segment : segments) {
-            nmt::SegmentTranslation t = ReversingTranslator::reverse(segment);
-            t.text = segment;
-            t.target_words = t.source_words;
-            for (auto& link : t.links) link.second = link.first;
-            out.push_back(t);
-        }
-        return out;
-    }
-};
-
-}  // namespace
-
 TEST_CASE("html: real pages keep their elements through translation") {
     for (const std::string name : {"debian-faq-kernel.html", "maint-guide-upload.html", "developers-reference-scope.html"}) {
         INFO(name);
@@ -208,4 +219,19 @@ TEST_CASE("html: real pages keep their elements through translation") {
             }
         }
     }
+}
+
+TEST_CASE("html: segments() are what translate() gives its translator, in order") {
+    for (const std::string html :
+         {"<p>One <b>two</b> three.</p><p title=\"A title\">Four <img alt=\"five six\"> seven</p>",
+          "<ul><li>a<li>b <code>c</code> d</ul><p translate=no>kept</p>", "", "<!DOCTYPE html><title>T</title><p>x"}) {
+        INFO(html);
+        const HtmlDocument document(html);
+        ReversingTranslator reversing;
+        document.translate(reversing);
+        const std::vector<std::string> asked = reversing.seen.empty() ? std::vector<std::string>{} : reversing.seen[0];
+        CHECK(document.segments() == asked);
+    }
+    CHECK(HtmlDocument("<p>One <b>two</b> three.</p><p>Four</p>").segments() ==
+          std::vector<std::string>{"One two three.", "Four"});
 }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "text/language_detection.h"
+#include "text/words_to_judge.h"
 
 using nmt::detect_language;
 
@@ -46,4 +47,15 @@ TEST_CASE("language detection: nothing to judge gives the first candidate, unrel
 TEST_CASE("language detection: invalid UTF-8 is judged on its valid part") {
     const std::string text = "Die Katze schläft seit heute Morgen auf dem Sofa. \xff\xfe garbage";
     CHECK(detect_language(text, kOurs).language == "de");
+}
+
+TEST_CASE("language detection: markup, placeholders, URLs and accelerator marks are not judged") {
+    using nmt::words_to_judge;
+    CHECK(words_to_judge("<b>Na_chtmodus</b>") == " Nachtmodus ");
+    CHECK(words_to_judge("%s: file %1$s line %lu, %1 of {count} at https://example.org/x") ==
+          " : file   line  ,   of   at  ");
+    // A mark is one before a letter; "100% sure" is prose, not "% s".
+    CHECK(words_to_judge("&Datei _Open snake__case 100% sure") == "Datei Open snake_case 100% sure");
+    CHECK(words_to_judge("a < b and c > d") == "a < b and c > d");  // no tag: '<' and '>' far apart in words
+    CHECK(detect_language("%s", kOurs).confidence == 0.0);  // nothing left to judge
 }

@@ -45,7 +45,9 @@ TEST_CASE("markdown: paragraphs and headings translated, markers kept") {
 TEST_CASE("markdown: emphasis and links follow their words, URL kept") {
     const std::string in = "The **red** car is [here now](https://example.org/a_b?x=1&y=2 \"Title\") *really*.\n";
     const std::string out = translated_markdown(in);
-    CHECK(out == "*REALLY.* [NOW HERE](https://example.org/a_b?x=1&y=2 \"Title\") IS CAR **RED** THE\n");
+    // The reversing fake moves the full stop with "really": it stays outside
+    // the emphasis, where the source had it.
+    CHECK(out == "*REALLY*. [NOW HERE](https://example.org/a_b?x=1&y=2 \"Title\") IS CAR **RED** THE\n");
     check_same_structure(in, out);
 }
 

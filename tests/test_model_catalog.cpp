@@ -81,3 +81,29 @@ TEST_CASE("InstalledModel::name: the pair, and the domain after a dot") {
     CHECK(InstalledModel{"/m/en-fr.nmt", "en", "fr", ""}.name() == "en-fr");
     CHECK(InstalledModel{"/m/en-fr.captions.nmt", "en", "fr", "captions"}.name() == "en-fr.captions");
 }
+
+TEST_CASE("choose_model: --from alone takes the one language its installed models translate into") {
+    CHECK(choose_model(installed({"de-fr", "en-fr"}), "de", "") == "/models/de-fr.nmt");  // no de-en: de-fr
+    CHECK(choose_model(installed({"de-en", "de-fr"}), "de", "") == "/models/de-en.nmt");  // the usual default first
+    CHECK(error_of(installed({"de-fr", "de-it"}), "de", "").find("no installed model for de->en") == 0);
+}
+
+TEST_CASE("--from auto: English is the default target where models translate into it, else the only target") {
+    CHECK(auto_target_language(installed({"en-fr", "fr-en", "de-en"}), "") == "en");
+    CHECK(auto_target_language(installed({"en-fr", "de-fr"}), "") == "fr");
+    CHECK(auto_target_language(installed({"en-fr", "fr-en.captions"}), "captions") == "en");
+    std::string message;
+    try {
+        auto_target_language(installed({"en-fr", "en-de"}), "");
+    } catch (const Error& e) {
+        message = e.what();
+    }
+    CHECK(message == "--from auto needs --to: the installed models translate into de, fr");
+    CHECK_THROWS_AS(auto_target_language({}, ""), Error);
+}
+
+TEST_CASE("--from auto: detected among every language of the domain's models, and the target") {
+    const auto models = installed({"en-fr", "fr-en", "de-en", "es-it.captions"});
+    CHECK(model_languages(models, "", "en") == std::vector<std::string>{"de", "en", "fr"});
+    CHECK(model_languages(models, "captions", "pt") == std::vector<std::string>{"es", "it", "pt"});
+}

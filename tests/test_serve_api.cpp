@@ -7,6 +7,8 @@
 
 #include "decode/alignment_output.h"
 #include "decode/sentence_translation.h"
+#include "formats/html_document.h"
+#include "formats/model_segment_translator.h"
 #include "serve/http_api.h"
 #include "test_support.h"
 
@@ -50,6 +52,13 @@ struct Fixture {
         const auto translations = translate_lines(translator, {line_sentences(line, true)}, options);
         const auto merged = merge_translation_results(translations[0].sentences, translations[0].separators, false);
         return merged.hypotheses.empty() ? "" : merged.hypotheses[0].translation;
+    }
+    // What nmt translate --format html writes for `html` with the model of models()[index].
+    std::string translate_html_cli(size_t index, const std::string& html) {
+        const ServedModel& m = service->models()[index];
+        Translator translator(*m.model);
+        ModelSegmentTranslator segments(translator, m.options, service->options().split_sentences);
+        return HtmlDocument(html).translate(segments);
     }
     std::unique_ptr<TranslationService> service;
     std::unique_ptr<HttpApi> api;
@@ -96,8 +105,7 @@ TEST_CASE("serve api: languages, detection and the pairs not served") {
     };
     CHECK(error({{"q", "a"}, {"source", "en"}, {"target", "xx"}}) == "400: xx is not supported");
     CHECK(error({{"q", "a"}, {"source", "xx"}, {"target", "fr"}}) == "400: xx is not supported");
-    CHECK(error({{"q", "a"}, {"source", "fr"}, {"target", "fr"}, {"format", "html"}}).rfind("400: html format is not supported yet", 0) == 0);
-    CHECK(error({{"q", "a"}, {"source", "en"}, {"target", "fr"}, {"format", "html"}}).rfind("400: html format is not supported yet", 0) == 0);
+    CHECK(error({{"q", "a"}, {"source", "en"}, {"target", "fr"}, {"format", "xml"}}) == "400: xml format is not supported");
     // A text already in the target language comes back as it is.
     auto r = f.post("/translate", {{"q", "le chat"}, {"source", "fr"}, {"target", "fr"}});
     CHECK(body_of(r) == Json{{"translatedText", "le chat"}});
@@ -235,4 +243,124 @@ TEST_CASE("serve api: a model whose longest sentence would not fit a batch is re
     models.push_back(served("en", "fr", 11));
     CHECK(testing::error_of([&] { TranslationService(std::move(models), options); })
               .find("below en-fr's longest sentence (64 pieces)") != std::string::npos);
+}
+
+namespace {
+
+Json html_request(const Json& q, const std::string& source = "en", const std::string& target = "fr") {
+    return {{"q", q}, {"source", source}, {"target", target}, {"format", "html"}};
+}
+
+const std::string kFragment =
+    "<p>The <b>cat</b> sat on the <a href=\"/mat\">mat</a>. A dog runs in the park!</p>\n"
+    "<ul><li>the bird <em>sings</em></li><li title=\"a red ball\">two men <code>sit()</code> near the river</li></ul>";
+
+}  // namespace
+
+TEST_CASE("serve api: format html answers what nmt translate --format html writes, markup kept") {
+    Fixture f;
+    auto r = f.post("/translate", html_request(kFragment));
+    REQUIRE(r.status == 200);
+    const std::string got = body_of(r)["translatedText"];
+    CHECK(got == f.translate_html_cli(0, kFragment));
+    CHECK(got != kFragment);                         // its text was translated
+    CHECK(got != f.translate_cli(0, kFragment));     // as html, not as a line of text
+    CHECK(got.find("<a href=\"/mat\">") != std::string::npos);
+    CHECK(got.find("<code>sit()</code>") != std::string::npos);
+    CHECK(HtmlDocument(got).tag_sequence() == HtmlDocument(kFragment).tag_sequence());
+    // The captions model by domain, and the other direction.
+    r = f.post("/v1/translate", {{"q", kFragment}, {"source", "en"}, {"target", "fr"}, {"format", "html"}, {"domain", "captions"}});
+    REQUIRE(r.status == 200);
+    CHECK(body_of(r)["translatedText"] == f.translate_html_cli(2, kFragment));
+    CHECK(body_of(r)["warnings"] == Json::array());
+    r = f.post("/translate", html_request("<h1>le <i>chat</i></h1>", "fr", "en"));
+    CHECK(body_of(r)["translatedText"] == f.translate_html_cli(1, "<h1>le <i>chat</i></h1>"));
+}
+
+TEST_CASE("serve api: a list of html texts, each a fragment or a page, answered in order") {
+    Fixture f;
+    const std::string page =
+        "<!DOCTYPE html><html><head><title>A dog runs</title></head><body><p>The bird sings.</p></body></html>";
+    const std::vector<std::string> texts = {kFragment, "", "<p>  </p>", page, "plain text, no tags. Two sentences!",
+                                            "<script>var cat = 1;</script>"};
+    const auto r = f.post("/translate", html_request(texts));
+    REQUIRE(r.status == 200);
+    const Json got = body_of(r)["translatedText"];
+    REQUIRE(got.size() == texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+        INFO(texts[i]);
+        CHECK(got[i] == f.translate_html_cli(0, texts[i]));
+        CHECK(HtmlDocument(got[i].get<std::string>()).tag_sequence() == HtmlDocument(texts[i]).tag_sequence());
+    }
+    CHECK(got[3].get<std::string>().rfind("<!DOCTYPE html>", 0) == 0);
+    CHECK(got[5] == "<script>var cat = 1;</script>");
+}
+
+TEST_CASE("serve api: malformed html is repaired as browsers repair it, not refused") {
+    Fixture f;
+    for (const std::string broken : {"<p>The <b>cat sat<p>on the <i>mat", "</div>a dog</span> runs <li>x",
+                                     "<table><td>the bird</table", "a dog <b class='x", "<<>>", "<p>a &bogus; dog &amp"}) {
+        INFO(broken);
+        const auto r = f.post("/translate", html_request(broken));
+        REQUIRE(r.status == 200);
+        const std::string got = body_of(r)["translatedText"];
+        CHECK(got == f.translate_html_cli(0, broken));
+        CHECK(HtmlDocument(got).tag_sequence() == HtmlDocument(broken).tag_sequence());
+    }
+    // Closed where gumbo closes them.
+    const std::string got = body_of(f.post("/translate", html_request("<p>The <b>cat sat<p>on the mat")))["translatedText"];
+    CHECK(got.find("</b></p>") != std::string::npos);
+    CHECK(got.substr(got.size() - 4) == "</p>");
+}
+
+TEST_CASE("serve api: html's errors, alternatives, languages and warnings") {
+    Fixture f;
+    // No alignments for html: a clear 400 on /v1 (LibreTranslate's /translate has none).
+    Json request = html_request(kFragment);
+    request["alignments"] = true;
+    auto r = f.post("/v1/translate", request);
+    CHECK(r.status == 400);
+    CHECK(body_of(r)["error"] == "alignments are given for plain text only (format: text), not for html");
+    // Alternatives: none for html, as LibreTranslate answers.
+    request = html_request({kFragment, "<b>a dog</b>"});
+    request["alternatives"] = 2;
+    r = f.post("/translate", request);
+    REQUIRE(r.status == 200);
+    CHECK(body_of(r)["alternatives"] == Json::array({Json::array(), Json::array()}));
+    CHECK(body_of(r)["translatedText"][1] == f.translate_html_cli(0, "<b>a dog</b>"));
+    // A text in the target language comes back exactly as it came, markup and all.
+    r = f.post("/translate", html_request("<p>le <b>chat</b><p>", "fr", "fr"));
+    CHECK(body_of(r)["translatedText"] == "<p>le <b>chat</b><p>");
+    // auto: the language of the running text, not of the tags around it.
+    const std::string french = "<div class=\"the main content of the page\"><p>Il fait très beau aujourd'hui et nous "
+                               "allons à la <a href=\"/the/beach\">plage</a>.</p></div>";
+    r = f.post("/translate", html_request(french, "auto", "fr"));
+    REQUIRE(r.status == 200);
+    CHECK(body_of(r)["detectedLanguage"]["language"] == "fr");
+    CHECK(body_of(r)["translatedText"] == french);
+    CHECK(f.post("/translate", html_request("<p>x</p>", "en", "xx")).status == 400);
+    CHECK(f.post("/translate", html_request("<p>x</p>", "de", "fr")).status == 400);
+    // A sentence past the model's limit: cropped, its segment named.
+    std::string line;
+    for (int i = 0; i < 120; ++i) line += "the cat ";
+    r = f.post("/v1/translate", html_request({"<p>a dog</p>", "<p>a dog</p><p>" + line + "</p>"}));
+    REQUIRE(r.status == 200);
+    CHECK(body_of(r)["warnings"] == Json::array({"text 2, segment 2: longer than the model's limit of 64 pieces (end "
+                                                 "of sentence included); the rest is cropped"}));
+}
+
+TEST_CASE("serve api: html sentences share the queue's limits: 413 past max_queue, 503 once closed") {
+    ServiceOptions options;
+    options.batching.max_queue = 3;
+    Fixture f(options);
+    // Three paragraphs, one of two sentences: four sentences.
+    auto r = f.post("/translate", html_request({"<p>a dog</p><p>the cat</p>", "<p>The bird sings. A dog runs.</p>"}));
+    CHECK(r.status == 413);
+    CHECK(body_of(r)["error"] == "Invalid request: 4 sentences to translate, more than the server queues at once (3)");
+    r = f.post("/translate", html_request({"<p>a dog</p><p>the cat</p>", "<p>The bird sings.</p>"}));
+    CHECK(r.status == 200);
+    f.service->close();
+    r = f.post("/translate", html_request("<p>a dog</p>"));
+    CHECK(r.status == 503);
+    CHECK(header(r, "Retry-After") == "1");
 }

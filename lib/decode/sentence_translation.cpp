@@ -50,12 +50,20 @@ std::string renumber(const std::string& warning, const std::vector<int64_t>& lin
 std::vector<LineTranslation> translate_lines(Translator& translator, const std::vector<LineSentences>& lines,
                                              const TranslateOptions& options, std::vector<std::string>* warnings,
                                              int64_t first_line) {
+    std::vector<int64_t> numbers(lines.size());
+    for (size_t i = 0; i < lines.size(); ++i) numbers[i] = first_line + static_cast<int64_t>(i);
+    return translate_lines(translator, lines, options, warnings, numbers);
+}
+
+std::vector<LineTranslation> translate_lines(Translator& translator, const std::vector<LineSentences>& lines,
+                                             const TranslateOptions& options, std::vector<std::string>* warnings,
+                                             const std::vector<int64_t>& numbers) {
     std::vector<std::string> texts;
-    std::vector<int64_t> line_numbers;
+    std::vector<int64_t> line_numbers;  // of each sentence
     for (size_t i = 0; i < lines.size(); ++i) {
         for (const auto& sentence : lines[i].sentences) {
             texts.push_back(sentence);
-            line_numbers.push_back(first_line + static_cast<int64_t>(i));
+            line_numbers.push_back(numbers.at(i));
         }
     }
     std::vector<std::string> sentence_warnings;

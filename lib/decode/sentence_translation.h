@@ -44,6 +44,11 @@ struct LineTranslation {
 std::vector<LineTranslation> translate_lines(Translator& translator, const std::vector<LineSentences>& lines,
                                              const TranslateOptions& options,
                                              std::vector<std::string>* warnings = nullptr, int64_t first_line = 1);
+// The same, with each line's own number (lines of a chunk routed to several
+// models are not consecutive).
+std::vector<LineTranslation> translate_lines(Translator& translator, const std::vector<LineSentences>& lines,
+                                             const TranslateOptions& options, std::vector<std::string>* warnings,
+                                             const std::vector<int64_t>& line_numbers);
 
 // One result for a line from its sentences' results (the best hypothesis of
 // each; n-best lists are not combined):

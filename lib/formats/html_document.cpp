@@ -686,6 +686,14 @@ std::string HtmlDocument::translate(SegmentTranslator& translator, bool* kept) c
     return same ? out : html_;
 }
 
+std::vector<std::string> HtmlDocument::segments() const {
+    RoleCache roles;
+    Translation t;
+    Collector collector(t);
+    collector.block(parsed_->top());
+    return t.segments;
+}
+
 std::vector<std::string> HtmlDocument::tag_sequence() const {
     std::vector<std::string> out;
     if (parsed_->page) collect_tags(parsed_->output->root, out);

@@ -47,6 +47,10 @@ public:
     // written so that they parse back), the input is returned as it was and
     // `*kept` (if given) set: never a document that comes back changed.
     std::string translate(SegmentTranslator& translator, bool* kept = nullptr) const;
+    // The segments translate() gives its translator, in the same order,
+    // without translating: for a caller that translates several documents'
+    // segments together (nmt serve) and then hands each its own.
+    std::vector<std::string> segments() const;
     // The document as parsed, written out again without translating.
     std::string serialize() const;
 

@@ -1,7 +1,11 @@
 #include "formats/inline_markup.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 
@@ -9,6 +13,133 @@ namespace nmt {
 
 namespace {
 bool ascii_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == '\v'; }
+
+// The marks at the edge of a part's words that may belong outside it:
+// spaces, a sentence's punctuation (full stops, commas, ...) and what
+// encloses words (brackets, quotes, guillemets).
+enum class Mark { Space, Stop, Enclosing };
+
+// The mark `text` has starting at `at` (or, backward, ending at `at`): its
+// length in bytes (0 for none) and kind.
+size_t edge_mark(const std::string& text, size_t at, bool backward, Mark& kind) {
+    static const std::pair<const char*, Mark> kMarks[] = {
+        {" ", Mark::Space},      {"\u00A0", Mark::Space},     {"\u202F", Mark::Space},     {".", Mark::Stop},
+        {",", Mark::Stop},       {";", Mark::Stop},           {":", Mark::Stop},           {"!", Mark::Stop},
+        {"?", Mark::Stop},       {"\u2026", Mark::Stop},      {"(", Mark::Enclosing},      {")", Mark::Enclosing},
+        {"[", Mark::Enclosing},  {"]", Mark::Enclosing},      {"{", Mark::Enclosing},      {"}", Mark::Enclosing},
+        {"\"", Mark::Enclosing}, {"'", Mark::Enclosing},      {"\u00AB", Mark::Enclosing}, {"\u00BB", Mark::Enclosing},
+        {"\u2018", Mark::Enclosing}, {"\u2019", Mark::Enclosing}, {"\u201C", Mark::Enclosing}, {"\u201D", Mark::Enclosing}};
+    for (const auto& [mark, mark_kind] : kMarks) {
+        const size_t n = std::strlen(mark);
+        if ((backward && at < n) || (backward ? at : at + n) > text.size()) continue;
+        if (text.compare(backward ? at - n : at, n, mark) != 0) continue;
+        kind = mark_kind;
+        return n;
+    }
+    return 0;
+}
+
+// How many marks of each kind but spaces a text has at one edge.
+struct EdgeMarks {
+    int stops = 0, enclosing = 0;
+    int& operator[](Mark kind) { return kind == Mark::Stop ? stops : enclosing; }
+};
+
+// The marks `text` has at its end (backward) or its start, up to its first
+// other character.
+EdgeMarks edge_punctuation(const std::string& text, size_t begin, size_t end, bool backward) {
+    EdgeMarks marks;
+    Mark kind = Mark::Space;
+    while (begin < end) {
+        const size_t n = edge_mark(text, backward ? end : begin, backward, kind);
+        if (n == 0 || n > end - begin) break;
+        if (kind != Mark::Space) ++marks[kind];
+        if (backward) end -= n; else begin += n;
+    }
+    return marks;
+}
+
+// The closing bracket that matches an opening one ("(" → ")"), or null.
+const char* closer_of(const std::string& mark) {
+    static const char* const kPairs[][2] = {{"(", ")"}, {"[", "]"}, {"{", "}"}, {"\u00AB", "\u00BB"}, {"\u201C", "\u201D"}};
+    for (const auto& pair : kPairs)
+        if (mark == pair[0]) return pair[1];
+    return nullptr;
+}
+const char* opener_of(const std::string& mark) {
+    static const char* const kPairs[][2] = {{")", "("}, {"]", "["}, {"}", "{"}, {"\u00BB", "\u00AB"}, {"\u201D", "\u201C"}};
+    for (const auto& pair : kPairs)
+        if (mark == pair[0]) return pair[1];
+    return nullptr;
+}
+
+// Where the opening bracket `open` that the closing one at `close_at`
+// matches starts in [begin, close_at), or npos.
+size_t matching_opener(const std::string& text, size_t begin, size_t close_at, const char* open, const char* close) {
+    const size_t open_length = std::strlen(open), close_length = std::strlen(close);
+    int depth = 1;
+    for (size_t at = close_at; at > begin;) {
+        --at;
+        if (at + close_length <= close_at && text.compare(at, close_length, close) == 0) ++depth;
+        if (at + open_length <= close_at && text.compare(at, open_length, open) == 0 && --depth == 0) return at;
+    }
+    return std::string::npos;
+}
+
+// [begin, end) of `text` without the marks at its end (backward) or start
+// beyond those of each kind the source part had there (`keep`, the ones next
+// to its words), nor the spaces around what goes: a <b> around "kernel" in
+// "kernel." translated "noyau." ends before the full stop; a link around a
+// quoted title keeps the closing quote and not the sentence's full stop.
+// Trim the end first: a bracket wrapping the span goes there, and then its
+// unmatched opener at the start. Never trims a span to nothing.
+size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool backward, EdgeMarks keep) {
+    struct Found {
+        size_t inner;  // its boundary towards the words
+        size_t length;
+        Mark kind;
+    };
+    std::vector<Found> run;  // the marks at that edge, from the outside in
+    size_t at = backward ? end : begin;
+    Mark kind = Mark::Space;
+    while (begin < end) {
+        const size_t n = edge_mark(text, at, backward, kind);
+        if (n == 0 || (backward ? at - n < begin : at + n > end)) break;
+        at = backward ? at - n : at + n;
+        run.push_back({at, n, kind});
+    }
+    const size_t edge = backward ? end : begin;
+    if (run.empty() || run.back().inner == (backward ? begin : end)) return edge;  // no marks, or nothing else
+    EdgeMarks removable;
+    for (const Found& mark : run)
+        if (mark.kind != Mark::Space) ++removable[mark.kind];
+    removable.stops -= keep.stops;
+    removable.enclosing -= keep.enclosing;
+    size_t cut = edge, i = 0;
+    for (; i < run.size() && (removable.stops > 0 || removable.enclosing > 0); ++i) {
+        const Found& mark = run[i];
+        if (mark.kind != Mark::Space) {
+            if (removable[mark.kind] <= 0) break;  // one the source part had: the rest is the words'
+            const size_t mark_begin = backward ? mark.inner : mark.inner - mark.length;
+            const std::string glyph = text.substr(mark_begin, mark.length);
+            // A bracket matched inside what is left is part of the words
+            // ("dput(1)"); one wrapping the whole span ("(Nouveau)" for a
+            // link inside brackets) goes, and its opener with it next.
+            if (const char* open = backward ? opener_of(glyph) : nullptr) {
+                const size_t opener = matching_opener(text, begin, mark_begin, open, glyph.c_str());
+                if (opener != std::string::npos && opener > begin) break;
+            }
+            if (const char* close = backward ? nullptr : closer_of(glyph);
+                close && text.find(close, mark.inner) < end)
+                break;
+            --removable[mark.kind];
+        }
+        cut = mark.inner;
+    }
+    for (; i < run.size() && run[i].kind == Mark::Space && cut != edge; ++i) cut = run[i].inner;  // and the spaces it leaves
+    return cut;
+}
+
 }  // namespace
 
 InlineSegment::InlineSegment() { parts_.emplace_back(); }
@@ -54,9 +185,11 @@ public:
         targets_of_source_.assign(ns_, {});
         for (auto [s, t] : tr_.links) {
             if (s < 0 || s >= ns_ || t < 0 || t >= nt_) continue;
-            sources_of_target_[t].push_back(s);
             targets_of_source_[s].push_back(t);
         }
+        link_copies();
+        for (int s = 0; s < ns_; ++s)
+            for (int t : targets_of_source_[s]) sources_of_target_[t].push_back(s);
         words_of_.assign(parts, {});
         own_words_of_.assign(parts, {});
         for (int s = 0; s < ns_; ++s) {
@@ -71,6 +204,20 @@ public:
             for (int p : owners) words_of_[p].push_back(s);
             if (single && word.begin < seg_.owner_.size()) own_words_of_[seg_.owner_[word.begin]].push_back(s);
         }
+        // Each part's source text, for the punctuation at its edges.
+        std::vector<size_t> first(parts, seg_.text_.size()), last(parts, 0);
+        for (size_t b = 0; b < seg_.owner_.size(); ++b)
+            for (int p = seg_.owner_[b]; p >= 0; p = seg_.parts_[p].parent) {
+                first[p] = std::min(first[p], b);
+                last[p] = std::max(last[p], b + 1);
+            }
+        leading_marks_.assign(parts, {});
+        trailing_marks_.assign(parts, {});
+        for (int p = 0; p < parts; ++p) {
+            if (first[p] >= last[p]) continue;
+            leading_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], false);
+            trailing_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], true);
+        }
         dropped_.assign(nt_, false);
         span_.assign(parts, {});
         span_[0] = {0, nt_};
@@ -82,6 +229,45 @@ private:
     struct Span {
         int begin = 0, end = 0;  // target words [begin, end)
     };
+
+    // The core of a word: without the punctuation at its edges ("dupload."
+    // → "dupload").
+    static std::string_view core(const std::string& text, ByteSpan word) {
+        size_t begin = word.begin, end = word.end;
+        Mark kind = Mark::Space;
+        for (size_t n; begin < end && (n = edge_mark(text, begin, false, kind)) > 0 && begin + n <= end;) begin += n;
+        for (size_t n; begin < end && (n = edge_mark(text, end, true, kind)) > 0 && end - n >= begin;) end -= n;
+        return std::string_view(text).substr(begin, end - begin);
+    }
+
+    // A source word the translation copied (a command, a name, a number:
+    // the same core of three bytes or more) and that attention linked to its
+    // copy and to other words keeps the copy alone ("debuild" in "For the
+    // debuild command" → "Pour la commande debuild", not "commande
+    // debuild"), with the punctuation next to it it was linked to. A copy
+    // it was not linked to, or one far from its other links, may be another
+    // occurrence's, and changes nothing.
+    void link_copies() {
+        for (int s = 0; s < ns_; ++s) {
+            std::vector<int>& linked = targets_of_source_[s];
+            if (linked.size() < 2) continue;
+            const std::string_view word = core(seg_.text_, tr_.source_words[s]);
+            if (word.size() < 3) continue;
+            std::vector<int> copies;
+            for (int t : linked)
+                if (core(tr_.text, tr_.target_words[t]) == word) copies.push_back(t);
+            if (copies.size() != 1) continue;
+            const int copy = copies[0];
+            bool beside = false;  // a copy far from its other links may be another occurrence's
+            for (int t : linked) beside = beside || (t != copy && std::abs(t - copy) <= 2);
+            if (!beside) continue;
+            std::vector<int> kept;  // the copy and the punctuation next to it ("(re)build »")
+            for (int t : linked)
+                if (t == copy || (std::abs(t - copy) == 1 && core(tr_.text, tr_.target_words[t]).empty()))
+                    kept.push_back(t);
+            linked = kept;
+        }
+    }
 
     void check() const {
         size_t previous = 0;
@@ -172,7 +358,15 @@ private:
 
     std::pair<size_t, size_t> bytes(int p, size_t parent_begin, size_t parent_end) const {
         const Span s = span_[p];
-        if (s.begin < s.end) return {tr_.target_words[s.begin].begin, tr_.target_words[s.end - 1].end};
+        if (s.begin < s.end) {
+            size_t begin = tr_.target_words[s.begin].begin, end = tr_.target_words[s.end - 1].end;
+            if (!seg_.parts_[p].verbatim) {  // its words, without the sentence's punctuation around them
+                end = trimmed_edge(tr_.text, begin, end, true, trailing_marks_[p]);
+                begin = trimmed_edge(tr_.text, begin, end, false, leading_marks_[p]);
+            }
+            begin = std::clamp(begin, parent_begin, parent_end);
+            return {begin, std::clamp(end, begin, parent_end)};
+        }
         size_t at = s.begin > 0 ? tr_.target_words[s.begin - 1].end : parent_begin;
         at = std::clamp(at, parent_begin, parent_end);
         return {at, at};
@@ -249,6 +443,7 @@ private:
     std::vector<std::vector<int>> sources_of_target_, targets_of_source_, words_of_, own_words_of_;
     std::vector<bool> dropped_;
     std::vector<Span> span_;
+    std::vector<EdgeMarks> leading_marks_, trailing_marks_;  // the marks at each part's source edges
 };
 
 void InlineSegment::write(const SegmentTranslation& translation, const Writer& writer) const {

@@ -8,7 +8,9 @@
 // siblings (which may change order, as their words did); a part whose words
 // have no links goes where its words stand in proportion, a part without
 // words just after the translation of the word before it. Nothing is dropped
-// or written twice. A verbatim part (code, a comment, an image) is written as
+// or written twice. Punctuation the translation put at the edge of a part's
+// words (a full stop, a bracket, a quote) stays outside it unless the
+// source part had as much of it there. A verbatim part (code, a comment, an image) is written as
 // it was, in place of the target words made only from its own words.
 #pragma once
 #include <cstddef>

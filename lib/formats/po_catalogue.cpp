@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 #include "decode/placeholders.h"
-#include "formats/model_segment_translator.h"
+#include "formats/segment_sentences.h"
 #include "formats/translatable.h"
 
 namespace nmt {

@@ -98,7 +98,15 @@ std::vector<InstalledModel> models_of_pair(const std::vector<InstalledModel>& mo
 std::string choose_model(const std::vector<InstalledModel>& models, const std::string& from, const std::string& to,
                          const std::string& domain) {
     std::string source = from.empty() ? "en" : from;
-    const std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
+    std::string target = to.empty() ? (source == "en" ? "fr" : "en") : to;
+    if (!from.empty() && to.empty() && models_of_pair(models, source, target).empty()) {
+        // No model into the usual target: the one language the installed
+        // models translate `from` into, when there is only one.
+        std::set<std::string> targets;
+        for (const auto& m : models)
+            if (m.source_language == source) targets.insert(m.target_language);
+        if (targets.size() == 1) target = *targets.begin();
+    }
     if (from.empty() && to == "en") {
         // The default source is English, which cannot be the target too: take
         // the one installed pair into English, and ask for --from if several.
@@ -125,6 +133,42 @@ std::string choose_model(const std::vector<InstalledModel>& models, const std::s
                     "; choose one with `domain`");
     throw Error("no installed model for " + source + "->" + target + (domain.empty() ? "" : " in domain " + domain) +
                 installed_names(models) + "; give one with -m MODEL");
+}
+
+namespace {
+
+
+// The models `domain` names: its own, or the general ones when empty.
+std::vector<InstalledModel> of_domain(const std::vector<InstalledModel>& models, const std::string& domain) {
+    std::vector<InstalledModel> kept;
+    for (const auto& m : models)
+        if (m.domain == domain) kept.push_back(m);
+    return kept;
+}
+
+}  // namespace
+
+std::string auto_target_language(const std::vector<InstalledModel>& models, const std::string& domain) {
+    std::set<std::string> targets;
+    for (const auto& m : of_domain(models, domain)) targets.insert(m.target_language);
+    if (targets.count("en")) return "en";
+    if (targets.size() == 1) return *targets.begin();
+    std::string list;
+    for (const auto& t : targets) list += (list.empty() ? "" : ", ") + t;
+    if (targets.empty())
+        throw Error("--from auto: no installed model" + (domain.empty() ? "" : " in domain " + domain) +
+                    " to translate with; give --from and -m MODEL");
+    throw Error("--from auto needs --to: the installed models translate into " + list);
+}
+
+std::vector<std::string> model_languages(const std::vector<InstalledModel>& models, const std::string& domain,
+                                             const std::string& target) {
+    std::set<std::string> languages = {target};
+    for (const auto& m : of_domain(models, domain)) {
+        languages.insert(m.source_language);
+        languages.insert(m.target_language);
+    }
+    return {languages.begin(), languages.end()};
 }
 
 std::string resolve_model(const std::string& model, const std::string& from, const std::string& to,

@@ -4,14 +4,15 @@
 //
 // LibreTranslate's endpoints, as its clients call them:
 //   POST /translate     q (text or list), source (a code or "auto"), target,
-//                       format (text; html answers 400 for now), alternatives,
+//                       format (text, or html: each q a fragment or page), alternatives,
 //                       api_key → {"translatedText", "detectedLanguage"?, "alternatives"?}
 //   POST /detect        q → [{"confidence", "language"}]
 //   GET  /languages     → [{"code", "name", "targets"}]
 //   GET  /frontend/settings
 // and ours:
 //   POST /v1/translate  as /translate, plus alignments (true: the alignment
-//                       JSON of nmt translate --alignments, per line), domain,
+//                       JSON of nmt translate --alignments, per line; text
+//                       only), domain,
 //                       and warnings in the body
 //   GET  /health, GET /metrics (Prometheus text)
 // Errors are LibreTranslate's shape, {"error": "..."}, with its codes (400,

@@ -12,6 +12,7 @@
 #include "decode/alignment_output.h"
 #include "decode/sentence_translation.h"
 #include "decode/source_encoding.h"
+#include "formats/segment_sentences.h"
 #include "io/text_input.h"
 #include "text/language_detection.h"
 
@@ -172,92 +173,27 @@ std::string TranslationService::metrics_text() const {
     return metrics_.text(stats.waiting, stats.busy_workers, options_.batching.threads);
 }
 
-Translation TranslationService::translate(const TranslateRequest& request, bool ours) {
-    Translation out;
-    const size_t texts = request.texts.size();
-    // Languages, LibreTranslate's way: the target first, then each text's source.
-    if (!std::binary_search(languages_.begin(), languages_.end(), request.target))
-        throw ApiError(400, request.target + " is not supported");
-    const bool detect = request.source == "auto";
-    if (!detect && request.source != request.target &&
-        !std::binary_search(languages_.begin(), languages_.end(), request.source))
-        throw ApiError(400, request.source + " is not supported");
-    std::vector<std::string> sources(texts, request.source);
-    nlohmann::json detected = nlohmann::json::array();
-    if (detect)
-        for (size_t t = 0; t < texts; ++t) {
-            const LanguageGuess guess = detect_language(request.texts[t], languages_);
-            sources[t] = guess.language;
-            detected.push_back({{"confidence", percent(guess.confidence)}, {"language", guess.language}});
-        }
-    // A text already in the target language is its own translation.
-    std::vector<int> model_of(texts, -1);
-    for (size_t t = 0; t < texts; ++t) {
-        if (sources[t] == request.target) continue;
-        int index = -1;
-        if (!find_model(sources[t], request.target, request.domain, &index)) {
-            if (!request.domain.empty())
-                throw ApiError(400, "no " + request.domain + " model from " + language_name(sources[t]) + " (" +
-                                        sources[t] + ") to " + language_name(request.target) + " (" +
-                                        request.target + ")");
-            throw ApiError(400, language_name(request.target) + " (" + request.target +
-                                    ") is not available as a target language from " + language_name(sources[t]) +
-                                    " (" + sources[t] + ")");
-        }
-        model_of[t] = index;
-    }
-    if (request.format == "html")
-        throw ApiError(400, "html format is not supported yet: nmt serve translates plain text (format: text)");
+TranslationService::Slot TranslationService::add_sentence(Submissions& submissions, int model, int n_best,
+                                                          const std::string& sentence, int64_t line_number,
+                                                          std::vector<std::string>& warnings) const {
+    const ServedModel& served = models_[model];
+    const int limit = served.model->config.max_source_pieces;
+    SourceIds source = encode_source(served.model->source_vocab, limit, sentence);
+    if (source.cropped) warnings.push_back(Translator::cropped_warning(line_number, limit));
+    if (source.ids.empty()) return {};
+    Input input;
+    input.ids = std::move(source.ids);
+    const int group = group_of(model, n_best);
+    auto& list = submissions[group];
+    const Slot slot{group, list.size()};
+    const int tokens = static_cast<int>(input.ids.size());
+    list.push_back({std::move(input), tokens});
+    return slot;
+}
 
-    // Each text's lines as nmt translate reads lines, each line's sentences
-    // as it cuts them; every sentence with pieces goes to its model's queue.
-    const int n_best = request.alternatives + 1;
-    const bool split = options_.split_sentences && n_best == 1;
-    struct Line {
-        std::string text;  // cleaned
-        LineSentences sentences;
-        std::vector<TranslationResult> results;  // one per sentence
-        std::vector<std::pair<int, size_t>> slots;  // (group, index in its submission); group -1: nothing to translate
-    };
-    std::vector<std::vector<Line>> lines(texts);
-    std::map<int, std::vector<Queue::Sentence>> submissions;
+std::map<int, std::vector<TranslationResult>> TranslationService::run_all(Submissions submissions) {
     size_t sentence_count = 0;
-    for (size_t t = 0; t < texts; ++t) {
-        int64_t line_number = 0;  // within the text
-        const std::string prefix = request.list ? "text " + std::to_string(t + 1) + ", " : "";
-        for (std::string& raw : split_lines(request.texts[t])) {
-            ++line_number;
-            Line line;
-            std::vector<std::string> warnings;
-            line.text = clean_line(std::move(raw), line_number, &warnings);
-            line.sentences = line_sentences(line.text, split);
-            line.results.resize(line.sentences.sentences.size());
-            for (const std::string& sentence : line.sentences.sentences) {
-                if (model_of[t] < 0) {
-                    line.slots.emplace_back(-1, 0);
-                    continue;
-                }
-                const ServedModel& served = models_[model_of[t]];
-                const int limit = served.model->config.max_source_pieces;
-                SourceIds source = encode_source(served.model->source_vocab, limit, sentence);
-                if (source.cropped) warnings.push_back(Translator::cropped_warning(line_number, limit));
-                Input input;
-                input.ids = std::move(source.ids);
-                if (input.ids.empty()) {
-                    line.slots.emplace_back(-1, 0);
-                    continue;
-                }
-                const int group = group_of(model_of[t], n_best);
-                auto& list = submissions[group];
-                line.slots.emplace_back(group, list.size());
-                const int tokens = static_cast<int>(input.ids.size());
-                list.push_back({std::move(input), tokens});
-                ++sentence_count;
-            }
-            for (const std::string& w : warnings) out.warnings.push_back(prefix + w);
-            lines[t].push_back(std::move(line));
-        }
-    }
+    for (const auto& [group, list] : submissions) sentence_count += list.size();
     const size_t max_queue = options_.batching.max_queue;
     if (sentence_count > max_queue)
         throw ApiError(413, "Invalid request: " + std::to_string(sentence_count) +
@@ -296,10 +232,105 @@ Translation TranslationService::translate(const TranslateRequest& request, bool 
             throw ApiError(500, std::string("Cannot translate text: ") + e.what());
         }
     }
+    return answers;
+}
+
+Translation TranslationService::translate(const TranslateRequest& request, bool ours) {
+    Translation out;
+    const size_t texts = request.texts.size();
+    const bool html = request.format == "html";
+    if (html && ours && request.alignments)
+        throw ApiError(400, "alignments are given for plain text only (format: text), not for html");
+    // Languages, LibreTranslate's way: the target first, then each text's source.
+    if (!std::binary_search(languages_.begin(), languages_.end(), request.target))
+        throw ApiError(400, request.target + " is not supported");
+    const bool detect = request.source == "auto";
+    if (!detect && request.source != request.target &&
+        !std::binary_search(languages_.begin(), languages_.end(), request.source))
+        throw ApiError(400, request.source + " is not supported");
+    // An html text is parsed first: its language is that of its running
+    // text, not of its tags and attributes.
+    std::vector<HtmlText> documents;
+    if (html)
+        for (const std::string& text : request.texts) documents.emplace_back(text);
+    std::vector<std::string> sources(texts, request.source);
+    nlohmann::json detected = nlohmann::json::array();
+    if (detect)
+        for (size_t t = 0; t < texts; ++t) {
+            const LanguageGuess guess =
+                detect_language(html ? join(documents[t].segments(), "\n") : request.texts[t], languages_);
+            sources[t] = guess.language;
+            detected.push_back({{"confidence", percent(guess.confidence)}, {"language", guess.language}});
+        }
+    // A text already in the target language is its own translation.
+    std::vector<int> model_of(texts, -1);
+    for (size_t t = 0; t < texts; ++t) {
+        if (sources[t] == request.target) continue;
+        int index = -1;
+        if (!find_model(sources[t], request.target, request.domain, &index)) {
+            if (!request.domain.empty())
+                throw ApiError(400, "no " + request.domain + " model from " + language_name(sources[t]) + " (" +
+                                        sources[t] + ") to " + language_name(request.target) + " (" +
+                                        request.target + ")");
+            throw ApiError(400, language_name(request.target) + " (" + request.target +
+                                    ") is not available as a target language from " + language_name(sources[t]) +
+                                    " (" + sources[t] + ")");
+        }
+        model_of[t] = index;
+    }
+
+    const Answers answers = html ? translate_html(request, documents, model_of, out.warnings)
+                                 : translate_text(request, model_of, ours, out.warnings);
+    nlohmann::json& body = out.body;
+    body = nlohmann::json::object();
+    body["translatedText"] = request.list ? answers.translated : answers.translated[0];
+    if (detect) body["detectedLanguage"] = request.list ? detected : detected[0];
+    if (request.alternatives > 0) body["alternatives"] = request.list ? answers.alternatives : answers.alternatives[0];
+    if (ours) {
+        if (request.alignments) body["alignments"] = request.list ? answers.alignments : answers.alignments[0];
+        body["warnings"] = out.warnings;
+    }
+    return out;
+}
+
+TranslationService::Answers TranslationService::translate_text(const TranslateRequest& request,
+                                                               const std::vector<int>& model_of, bool ours,
+                                                               std::vector<std::string>& warnings_out) {
+    // Each text's lines as nmt translate reads lines, each line's sentences
+    // as it cuts them; every sentence with pieces goes to its model's queue.
+    const size_t texts = request.texts.size();
+    const int n_best = request.alternatives + 1;
+    const bool split = options_.split_sentences && n_best == 1;
+    struct Line {
+        std::string text;  // cleaned
+        LineSentences sentences;
+        std::vector<TranslationResult> results;  // one per sentence
+        std::vector<Slot> slots;                 // one per sentence
+    };
+    std::vector<std::vector<Line>> lines(texts);
+    Submissions submissions;
+    for (size_t t = 0; t < texts; ++t) {
+        int64_t line_number = 0;  // within the text
+        const std::string prefix = request.list ? "text " + std::to_string(t + 1) + ", " : "";
+        for (std::string& raw : split_lines(request.texts[t])) {
+            ++line_number;
+            Line line;
+            std::vector<std::string> warnings;
+            line.text = clean_line(std::move(raw), line_number, &warnings);
+            line.sentences = line_sentences(line.text, split);
+            line.results.resize(line.sentences.sentences.size());
+            for (const std::string& sentence : line.sentences.sentences)
+                line.slots.push_back(model_of[t] < 0 ? Slot{}
+                                                     : add_sentence(submissions, model_of[t], n_best, sentence,
+                                                                    line_number, warnings));
+            for (const std::string& w : warnings) warnings_out.push_back(prefix + w);
+            lines[t].push_back(std::move(line));
+        }
+    }
+    std::map<int, std::vector<TranslationResult>> results = run_all(std::move(submissions));
 
     // Each line's sentences repaired and joined back as nmt translate joins them.
-    nlohmann::json translated = nlohmann::json::array(), alternatives = nlohmann::json::array(),
-                   alignments = nlohmann::json::array();
+    Answers answers;
     for (size_t t = 0; t < texts; ++t) {
         std::vector<std::string> best;
         std::vector<std::vector<std::string>> others(static_cast<size_t>(request.alternatives));
@@ -312,9 +343,9 @@ Translation TranslationService::translate(const TranslateRequest& request, bool 
             }
             const ServedModel& served = models_[model_of[t]];
             for (size_t k = 0; k < line.slots.size(); ++k) {
-                const auto [group, index] = line.slots[k];
-                if (group < 0) continue;
-                line.results[k] = std::move(answers.at(group).at(index));
+                const Slot slot = line.slots[k];
+                if (slot.group < 0) continue;
+                line.results[k] = std::move(results.at(slot.group).at(slot.index));
                 if (served.options.repair_placeholders)
                     Translator::repair_placeholders(line.sentences.sentences[k], line.results[k]);
             }
@@ -336,20 +367,63 @@ Translation TranslationService::translate(const TranslateRequest& request, bool 
             if (alternative != text && std::find(unique.begin(), unique.end(), alternative) == unique.end())
                 unique.push_back(alternative);
         }
-        translated.push_back(text);
-        alternatives.push_back(unique);
-        alignments.push_back(std::move(text_alignments));
+        answers.translated.push_back(text);
+        answers.alternatives.push_back(unique);
+        answers.alignments.push_back(std::move(text_alignments));
     }
-    nlohmann::json& body = out.body;
-    body = nlohmann::json::object();
-    body["translatedText"] = request.list ? translated : translated[0];
-    if (detect) body["detectedLanguage"] = request.list ? detected : detected[0];
-    if (request.alternatives > 0) body["alternatives"] = request.list ? alternatives : alternatives[0];
-    if (ours) {
-        if (request.alignments) body["alignments"] = request.list ? alignments : alignments[0];
-        body["warnings"] = out.warnings;
+    return answers;
+}
+
+TranslationService::Answers TranslationService::translate_html(const TranslateRequest& request,
+                                                               const std::vector<HtmlText>& documents,
+                                                               const std::vector<int>& model_of,
+                                                               std::vector<std::string>& warnings_out) {
+    // Every text's segments cut into sentences as nmt translate --format
+    // html cuts them (one translation each: no alternatives), all of them
+    // queued at once, with the text requests' sentences of the same model.
+    const size_t texts = documents.size();
+    std::vector<SegmentSentences> sentences(texts);
+    std::vector<std::vector<Slot>> slots(texts);
+    Submissions submissions;
+    for (size_t t = 0; t < texts; ++t) {
+        if (model_of[t] < 0) continue;
+        sentences[t] = cut_segments(documents[t].segments(), options_.split_sentences);
+        std::vector<std::string> warnings;
+        for (size_t k = 0; k < sentences[t].texts.size(); ++k)
+            slots[t].push_back(add_sentence(submissions, model_of[t], 1, sentences[t].texts[k],
+                                            static_cast<int64_t>(k) + 1, warnings));
+        const std::string prefix = request.list ? "text " + std::to_string(t + 1) + ", " : "";
+        for (const std::string& w : warnings) warnings_out.push_back(prefix + segment_warning(w, sentences[t].segment_of));
     }
-    return out;
+    std::map<int, std::vector<TranslationResult>> results = run_all(std::move(submissions));
+
+    // Each text written back with its translations, as nmt translate writes
+    // a document; LibreTranslate gives no alternatives for html.
+    Answers answers;
+    for (size_t t = 0; t < texts; ++t) {
+        answers.alternatives.push_back(nlohmann::json::array());
+        if (model_of[t] < 0) {  // already in the target language: as it came
+            answers.translated.push_back(request.texts[t]);
+            continue;
+        }
+        const ServedModel& served = models_[model_of[t]];
+        std::vector<TranslationResult> sentence_results(slots[t].size());
+        for (size_t k = 0; k < slots[t].size(); ++k) {
+            const Slot slot = slots[t][k];
+            if (slot.group < 0) continue;
+            sentence_results[k] = std::move(results.at(slot.group).at(slot.index));
+            if (served.options.repair_placeholders)
+                Translator::repair_placeholders(sentences[t].texts[k], sentence_results[k]);
+        }
+        bool kept = false;
+        answers.translated.push_back(documents[t].write(
+            join_segments(documents[t].segments(), sentences[t], sentence_results), &kept));
+        if (kept)
+            warnings_out.push_back((request.list ? "text " + std::to_string(t + 1) + ": " : std::string()) +
+                                   "its markup could not be written back with the translation (markup only broken "
+                                   "HTML makes); it is returned untranslated");
+    }
+    return answers;
 }
 
 }  // namespace nmt::serve

@@ -4,9 +4,12 @@
 // request becomes: its texts cut into lines and sentences exactly as `nmt
 // translate` cuts a line, each sentence queued, the answers repaired and
 // joined back, LibreTranslate's response or ours (/v1: the alignment JSON
-// of `nmt translate --alignments` per line).
+// of `nmt translate --alignments` per line). An html text (format html) is
+// a document as `nmt translate --format html` reads one: its running text's
+// sentences go through the same queue, and it comes back with its markup.
 #pragma once
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include "decode/translator.h"
 #include "model/model.h"
 #include "serve/batch_queue.h"
+#include "serve/html_text.h"
 #include "serve/metrics.h"
 #include "serve/request.h"
 
@@ -60,9 +64,10 @@ public:
     // GET /languages: [{"code", "name", "targets": [...]}, ...] by code.
     nlohmann::json languages() const;
     // POST /translate (ours = false) and /v1/translate (ours = true). Throws
-    // ApiError: 400 for languages or a domain not served, html; 413 for more
-    // sentences than the queue may hold; 503 (Retry-After) for a full queue,
-    // a timeout or shutdown; 500 when decoding failed.
+    // ApiError: 400 for languages or a domain not served, or alignments
+    // asked for html; 413 for more sentences than the queue may hold; 503
+    // (Retry-After) for a full queue, a timeout or shutdown; 500 when
+    // decoding failed.
     Translation translate(const TranslateRequest& request, bool ours);
     // POST /detect: [{"confidence": 0-100, "language"}] among the served languages.
     nlohmann::json detect(const std::string& text) const;
@@ -82,8 +87,35 @@ private:
         std::vector<int> ids;  // ending with EOS
     };
     using Queue = BatchQueue<Input, TranslationResult>;
+    // A request's sentences, by group, as they will be queued.
+    using Submissions = std::map<int, std::vector<Queue::Sentence>>;
+    // Where a queued sentence's result will be: its group and its index in
+    // that group's submission; group -1 for a sentence with no pieces.
+    struct Slot {
+        int group = -1;
+        size_t index = 0;
+    };
+    // Each text's answer: translatedText, alternatives, /v1's alignments.
+    struct Answers {
+        nlohmann::json translated = nlohmann::json::array(), alternatives = nlohmann::json::array(),
+                       alignments = nlohmann::json::array();
+    };
 
     std::vector<TranslationResult> run_batch(const BatchInfo& info, const std::vector<const Input*>& inputs);
+    // `sentence` encoded for models_[model] as nmt translate encodes it and
+    // added to `submissions`; cropped, a warning for `line_number`.
+    Slot add_sentence(Submissions& submissions, int model, int n_best, const std::string& sentence,
+                      int64_t line_number, std::vector<std::string>& warnings) const;
+    // Queues every sentence of a request, all or none (413 for more than the
+    // queue may hold, 503 for a full queue or shutdown), and waits for all
+    // of them within the request timeout (503), or a failed batch (500).
+    std::map<int, std::vector<TranslationResult>> run_all(Submissions submissions);
+    // format text: each text's lines and sentences as nmt translate reads them.
+    Answers translate_text(const TranslateRequest& request, const std::vector<int>& model_of, bool ours,
+                           std::vector<std::string>& warnings);
+    // format html: each text as nmt translate --format html translates a document.
+    Answers translate_html(const TranslateRequest& request, const std::vector<HtmlText>& documents,
+                           const std::vector<int>& model_of, std::vector<std::string>& warnings);
     const ServedModel* find_model(const std::string& source, const std::string& target, const std::string& domain,
                                   int* index) const;
 

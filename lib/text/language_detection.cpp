@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "text/words_to_judge.h"
+
 namespace nmt {
 
 namespace {
@@ -15,17 +17,17 @@ struct Cld2Result {
     int percent3[3] = {0, 0, 0};
     bool reliable = false;
     int valid_prefix_bytes = 0;
+    int text_bytes = 0;  // letters judged: 0 for digits, punctuation, nothing
 };
 
 Cld2Result run_cld2(std::string_view text, const std::string& hint) {
     Cld2Result r;
     const CLD2::CLDHints hints = {hint.c_str(), "", CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};
     double normalized_score3[3];
-    int text_bytes = 0;
     CLD2::ResultChunkVector* no_chunks = nullptr;
     CLD2::ExtDetectLanguageSummaryCheckUTF8(text.data(), static_cast<int>(text.size()), /*is_plain_text=*/true,
                                             &hints, CLD2::kCLDFlagBestEffort, r.language3, r.percent3,
-                                            normalized_score3, no_chunks, &text_bytes, &r.reliable,
+                                            normalized_score3, no_chunks, &r.text_bytes, &r.reliable,
                                             &r.valid_prefix_bytes);
     return r;
 }
@@ -37,12 +39,14 @@ LanguageGuess detect_language(std::string_view text, const std::vector<std::stri
     if (candidates.empty()) return guess;
     guess.language = candidates.front();
     // CLD2 takes an int length; a document past 2 GB is judged on its start.
-    text = text.substr(0, std::min<size_t>(text.size(), INT_MAX));
+    const std::string words = words_to_judge(text.substr(0, std::min<size_t>(text.size(), INT_MAX)));
+    text = words;
     std::string hint;
     for (const std::string& c : candidates) hint += (hint.empty() ? "" : ",") + c;
 
     Cld2Result r = run_cld2(text, hint);
     if (r.valid_prefix_bytes < static_cast<int>(text.size())) r = run_cld2(text.substr(0, r.valid_prefix_bytes), hint);
+    guess.has_words = r.text_bytes > 0;
     bool first = true;
     for (int i = 0; i < 3; ++i) {
         if (r.language3[i] == CLD2::UNKNOWN_LANGUAGE) continue;

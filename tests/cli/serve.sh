@@ -2,7 +2,8 @@
 # nmt serve as its clients see it: started on a free loopback port, /health
 # waited for, then LibreTranslate's documented requests with curl, the
 # `libretranslate` npm package as a third-party client, translations checked
-# against `nmt translate`, the limits (413, 503 + Retry-After, 400, 403,
+# against `nmt translate` (format html against `nmt translate --format
+# html`), the limits (413, 503 + Retry-After, 400, 403,
 # 404), slow and vanishing clients, and SIGTERM with requests in flight
 # (every one answered, exit 0). A tiny random model first, then
 # models/en-fr.nmt.
@@ -138,6 +139,31 @@ cli = json.loads(open(sys.argv[2]).readline())
 sys.exit(0 if served == cli else 1)
 EOF
 
+# format html: each q an HTML fragment or page, translated as nmt translate
+# --format html translates the same document, tags and all; a list in order;
+# broken markup repaired, not refused.
+html_texts=('<p>A small <b>dog</b> runs.</p><p>The girl plays with a <a href="/ball">red ball</a>. Two men sit near the river!</p>'
+    '<!DOCTYPE html><html><head><title>Children in the snow</title></head><body><h1>A man holds a camera</h1></body></html>'
+    '<ul><li>A small dog<li>runs <i>in the park</ul><p>The girl')
+html_expected=()
+for i in "${!html_texts[@]}"; do
+    printf '%s' "${html_texts[$i]}" >"$TMP/in-$i.html"
+    html_expected+=("$(nmt translate -m "$MODEL" -q --format html -i "$TMP/in-$i.html")")
+    call POST /translate -H "Content-Type: application/json" \
+        -d "$(python3 -c 'import json, sys; print(json.dumps({"q": sys.argv[1], "source": "en", "target": "fr", "format": "html"}))' "${html_texts[$i]}")"
+    expect_status "html /translate of text $((i + 1))" 200
+    expect_eq "the server's html translation of '${html_texts[$i]}' (nmt translate --format html's)" \
+        "${html_expected[$i]}" "$(json 'd["translatedText"]')"
+done
+[[ ${html_expected[0]} == *'<a href="/ball">'* && ${html_expected[0]} != "${html_texts[0]}" ]] ||
+    fail "the html translation lost its link or was not translated: ${html_expected[0]}"
+call POST /translate --data-urlencode "q=${html_texts[0]}" -d source=en -d target=fr -d format=html
+expect_eq "a form html /translate" "${html_expected[0]}" "$(json 'd["translatedText"]')"
+call POST /translate -H "Content-Type: application/json" \
+    -d "$(python3 -c 'import json, sys; print(json.dumps({"q": sys.argv[1:], "source": "en", "target": "de", "format": "html"}))' "${html_texts[@]}")"
+expect_status "an html list" 200
+expect_eq "an html list's translations" "$(printf '%s\n' "${html_expected[@]}")" "$(json '"\n".join(d["translatedText"])')"
+
 # Errors, in LibreTranslate's shape.
 call POST /translate -H "Content-Type: application/json" -d '{"q": "x", "source": "en",'
 expect_error "malformed JSON" 400 "Invalid JSON format"
@@ -151,8 +177,11 @@ call POST /translate -H "Content-Type: application/json" -d '{"q": "x", "source"
 expect_error "unknown target" 400 "xx is not supported"
 call POST /translate -H "Content-Type: application/json" -d '{"q": "x", "source": "de", "target": "fr"}'
 expect_error "pair not served" 400 "French (fr) is not available as a target language from German (de)"
-call POST /translate -H "Content-Type: application/json" -d '{"q": "<b>x</b>", "source": "en", "target": "fr", "format": "html"}'
-expect_error "html" 400 "html format is not supported yet"
+call POST /v1/translate -H "Content-Type: application/json" \
+    -d '{"q": "<b>x</b>", "source": "en", "target": "fr", "format": "html", "alignments": true}'
+expect_error "html with alignments" 400 "alignments are given for plain text only"
+call POST /translate -H "Content-Type: application/json" -d '{"q": "x", "source": "en", "target": "fr", "format": "xml"}'
+expect_error "format xml" 400 "xml format is not supported"
 call GET /nowhere
 expect_error "unknown path" 404 "Not Found"
 call GET /translate
@@ -270,6 +299,14 @@ for i in "${!sentences[@]}"; do
     expect_status "en-fr: '${sentences[$i]}'" 200
     expect_eq "en-fr through the server: '${sentences[$i]}'" "${shipped_expected[$i]}" "$(json 'd["translatedText"]')"
 done
+# An html fragment through the real model: nmt translate --format html's answer.
+printf '%s' '<p>Where is the <b>train station</b>?</p>' >"$TMP/shipped.html"
+shipped_html=$(nmt translate -m "$SHIPPED" -q --threads 1 --format html -i "$TMP/shipped.html")
+call POST /translate -H "Content-Type: application/json" \
+    -d '{"q": "<p>Where is the <b>train station</b>?</p>", "source": "en", "target": "fr", "format": "html"}'
+expect_status "en-fr: html" 200
+expect_eq "en-fr through the server: html" "$shipped_html" "$(json 'd["translatedText"]')"
+[[ $shipped_html == "<p>"*"<b>"*"</b>"*"</p>" ]] || fail "en-fr html: tags lost: $shipped_html"
 # 40 clients at once with a queue of 3: some are told 503 with Retry-After;
 # every other one gets its right translation.
 python3 - "$URL" "${sentences[0]}" "${shipped_expected[0]}" <<'EOF' || fail "a full queue: wrong answers"
@@ -325,4 +362,4 @@ expect_one_error "--max-batch-tokens below a model's longest sentence" "below en
     nmt serve -m "en-fr=$MODEL" --max-batch-tokens 100
 expect_one_error "a missing API key file" "cannot read the API keys" nmt serve -m "en-fr=$MODEL" --api-key-file "$TMP/none"
 
-echo "ok: nmt serve (LibreTranslate's requests with curl, ${client_ok}same translations as nmt translate, 400/403/404/405/413/503, slow clients, SIGTERM)"
+echo "ok: nmt serve (LibreTranslate's requests with curl, ${client_ok}same translations as nmt translate, html as nmt translate --format html, 400/403/404/405/413/503, slow clients, SIGTERM)"

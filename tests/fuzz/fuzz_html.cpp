@@ -16,20 +16,7 @@
 namespace {
 
 // Each word to itself: tags must land where they were.
-class IdentityTranslator : public nmt::SegmentTranslator {
-public:
-    std::vector<nmt::SegmentTranslation> translate(const std::vector<std::string>& segments) override {
-        std::vector<nmt::SegmentTranslation> out;
-        for (const auto& segment : segments) {
-            nmt::SegmentTranslation t = nmt::testing::ReversingTranslator::reverse(segment);
-            t.text = segment;
-            t.target_words = t.source_words;
-            for (auto& link : t.links) link.second = link.first;
-            out.push_back(t);
-        }
-        return out;
-    }
-};
+using nmt::testing::IdentityTranslator;
 
 std::vector<std::string> sorted(std::vector<std::string> v) {
     std::sort(v.begin(), v.end());

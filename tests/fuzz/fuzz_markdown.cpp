@@ -15,20 +15,7 @@
 
 namespace {
 
-class IdentityTranslator : public nmt::SegmentTranslator {
-public:
-    std::vector<nmt::SegmentTranslation> translate(const std::vector<std::string>& segments) override {
-        std::vector<nmt::SegmentTranslation> out;
-        for (const auto& segment : segments) {
-            nmt::SegmentTranslation t = nmt::testing::ReversingTranslator::reverse(segment);
-            t.text = segment;
-            t.target_words = t.source_words;
-            for (auto& link : t.links) link.second = link.first;
-            out.push_back(t);
-        }
-        return out;
-    }
-};
+using nmt::testing::IdentityTranslator;
 
 nmt::HtmlDocument rendered(const std::string& markdown) {
     return nmt::HtmlDocument(nmt::MarkdownDocument::to_html(markdown), nmt::HtmlKind::Fragment);
