@@ -10,7 +10,9 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <regex>
 #include <string>
+#include <vector>
 
 #include "auto_source.h"
 #include "commands.h"
@@ -35,6 +37,8 @@ struct TranslateCommand {
     ModelChoice model;
     std::string input, output, alignments, svg_directory, format = "text";
     std::string precision = "auto";
+    std::string glossary;                       // --glossary FILE
+    std::vector<std::string> do_not_translate;  // --do-not-translate REGEX, each
     int threads = 0;
     bool quiet = false, list_models = false, no_split = false, no_shortlist = false, overwrite = false;
     bool format_given = false, overwrite_translated = false;
@@ -88,6 +92,32 @@ void check_search_memory(const ModelConfig& config, TranslateOptions& translate,
     }
     const int at_once = translate.parallel_batches > 0 ? translate.parallel_batches : omp_get_max_threads();
     if (at_once * bound > 0.75 * physical) translate.parallel_batches = 1;
+}
+
+// The inputs an output must not be: `inputs` and --glossary's file.
+std::vector<NamedFile> with_glossary(const TranslateCommand& o, std::vector<NamedFile> inputs) {
+    if (!o.glossary.empty()) inputs.push_back({"--glossary", o.glossary});
+    return inputs;
+}
+
+// --do-not-translate's expressions, compiled, and --glossary's file, read:
+// before the model loads, so that a mistake in either is reported at once.
+void prepare_terms(TranslateCommand& o) {
+    TranslateOptions& translate = o.stream.translate;
+    for (const std::string& expression : o.do_not_translate) {
+        std::regex pattern;
+        try {
+            pattern = std::regex(expression, std::regex::ECMAScript | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+            throw Error("--do-not-translate '" + expression + "': not a valid ECMAScript regular expression: " +
+                        e.what());
+        }
+        // Empty matches would be spans of nothing, everywhere.
+        if (std::regex_match(std::string(), pattern))
+            throw Error("--do-not-translate '" + expression + "' matches the empty text: it must match at least one character");
+        translate.placeholders.keep_verbatim.push_back(std::move(pattern));
+    }
+    if (!o.glossary.empty()) translate.glossary = std::make_shared<const Glossary>(Glossary::load(o.glossary));
 }
 
 // The document format to read the input as: --format's when it names one
@@ -221,7 +251,7 @@ void run_detecting(TranslateCommand& o, Precision precision) {
     if (!any_into_target)
         throw Error("--from auto --to " + target + ": no installed model translates into " + target +
                     (o.model.domain.empty() ? "" : " in domain " + o.model.domain) + " (see --list-models)");
-    refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")});
+    refuse_shared_files(output_files(o), with_glossary(o, {standard_or_file("-i", o.input, STDIN_FILENO, "stdin")}));
     if (!o.overwrite) refuse_existing_outputs(output_files(o));
     const bool verbose = o.verbose;
     LazyModels lazy(
@@ -268,9 +298,11 @@ void run(TranslateCommand& o) {
     // fp32's gemm kernels compile on another thread while the model loads;
     // a model loaded for int8 compiles int8's itself, as it loads.
     const auto gemm_kernels = precision == Precision::Int8 ? std::future<void>() : prepare_fp32_gemm_kernels();
+    prepare_terms(o);
     if (o.model.from == "auto") return run_detecting(o, precision);
     const std::string model_path = o.model.path();
-    refuse_shared_files(output_files(o), {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"), {"-m", model_path}});
+    refuse_shared_files(output_files(o), with_glossary(o, {standard_or_file("-i", o.input, STDIN_FILENO, "stdin"),
+                                                           {"-m", model_path}}));
     if (!o.overwrite) refuse_existing_outputs(output_files(o));
     Model model = load_model(model_path, precision == Precision::Int8);  // quantised as it loads
     o.model.check_languages(model.config, model_path);
@@ -362,6 +394,16 @@ void add_translate_command(CLI::App& app) {
                 "warning");
     c->add_flag("-v,--verbose", o->verbose,
                 "--from auto: report on stderr the language detected for each line (document) and the model chosen");
+    c->add_option("--glossary", o->glossary,
+                  "TSV file of terms, one a line: source<TAB>target[<TAB>case-sensitive]; each source term found "
+                  "(whole words, any case unless the line says case-sensitive) comes out as its target term, put in "
+                  "place of the words the model aligned to it");
+    c->add_option("--do-not-translate", o->do_not_translate,
+                  "Regular expression (ECMAScript syntax) for spans of the input to keep verbatim: names, product "
+                  "names, identifiers; each comes out as written, in place of the words the model aligned to it. "
+                  "Repeat for several")
+        ->take_all()
+        ->allow_extra_args(false);
     c->add_flag("-q,--quiet", o->quiet, "No warnings or progress on stderr");
     c->callback([o, penalty, format] {
         o->length_penalty_given = penalty->count() > 0;

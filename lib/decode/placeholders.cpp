@@ -61,12 +61,29 @@ struct Match {
     std::string text;
 };
 
-std::vector<Match> matches(const std::string& text) {
+void add_matches(const std::string& text, const std::regex& pattern, std::vector<Match>& found) {
+    for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it)
+        if (it->length() > 0)
+            found.push_back({static_cast<size_t>(it->position()), static_cast<size_t>(it->length()), it->str()});
+}
+
+// The first to start wins, the longer of two that start together.
+std::vector<Match> without_overlaps(std::vector<Match> found) {
+    std::stable_sort(found.begin(), found.end(), [](const Match& a, const Match& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.length > b.length;
+    });
+    std::vector<Match> kept;
+    for (auto& m : found)
+        if (kept.empty() || m.begin >= kept.back().begin + kept.back().length) kept.push_back(std::move(m));
+    return kept;
+}
+
+std::vector<Match> matches(const std::string& text, const PlaceholderOptions& options = {}) {
     std::vector<Match> found;
-    if (!may_hold_placeholders(text)) return found;
-    for (std::sregex_iterator it(text.begin(), text.end(), placeholder_pattern()), end; it != end; ++it)
-        found.push_back({static_cast<size_t>(it->position()), static_cast<size_t>(it->length()), it->str()});
-    return found;
+    if (may_hold_placeholders(text)) add_matches(text, placeholder_pattern(), found);
+    if (options.keep_verbatim.empty()) return found;
+    for (const auto& pattern : options.keep_verbatim) add_matches(text, pattern, found);
+    return without_overlaps(std::move(found));
 }
 
 // Removes the first occurrence of each of `wanted` from `pool`; returns what
@@ -123,10 +140,24 @@ int insertion_word(const std::string& placeholder, const WordAttention& words, s
 
 }  // namespace
 
-std::vector<std::string> find_placeholders(const std::string& text) {
+std::vector<std::string> find_placeholders(const std::string& text, const PlaceholderOptions& options) {
     std::vector<std::string> found;
-    for (auto& m : matches(text)) found.push_back(std::move(m.text));
+    for (auto& m : matches(text, options)) found.push_back(std::move(m.text));
     return found;
+}
+
+std::vector<std::pair<size_t, size_t>> placeholder_spans(const std::string& text, const PlaceholderOptions& options) {
+    std::vector<std::pair<size_t, size_t>> spans;
+    for (const auto& m : matches(text, options)) spans.emplace_back(m.begin, m.begin + m.length);
+    return spans;
+}
+
+std::vector<std::pair<size_t, size_t>> verbatim_spans(const std::string& text, const PlaceholderOptions& options) {
+    std::vector<Match> found;
+    for (const auto& pattern : options.keep_verbatim) add_matches(text, pattern, found);
+    std::vector<std::pair<size_t, size_t>> spans;
+    for (const auto& m : without_overlaps(std::move(found))) spans.emplace_back(m.begin, m.begin + m.length);
+    return spans;
 }
 
 namespace {

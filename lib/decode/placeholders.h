@@ -7,15 +7,38 @@
 // prints it, so the translator repairs what the model got wrong instead of
 // trusting it. tools/count_placeholders.py measures the same set.
 #pragma once
+#include <cstddef>
+#include <regex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decode/alignment_output.h"
 
 namespace nmt {
 
+// What the user adds to the placeholders: spans that must come out
+// verbatim too (nmt translate --do-not-translate: names, product names,
+// identifiers), each a regular expression in ECMAScript syntax (std::regex).
+// Where spans overlap, the one that starts first is kept (the longer when
+// they start together). restore_placeholders does not repair them: a name
+// of several words the model translated word by word would only be added
+// beside its translation; force_terms (decode/term_forcing.h) puts each in
+// place of the words aligned to it, and nothing edits them once there.
+struct PlaceholderOptions {
+    std::vector<std::regex> keep_verbatim;
+};
+
 // The placeholders of `text`, in order of appearance.
-std::vector<std::string> find_placeholders(const std::string& text);
+std::vector<std::string> find_placeholders(const std::string& text, const PlaceholderOptions& options = {});
+
+// The same as byte spans [first, second) of `text`.
+std::vector<std::pair<size_t, size_t>> placeholder_spans(const std::string& text,
+                                                         const PlaceholderOptions& options = {});
+
+// Only the user's spans (options.keep_verbatim) of `text`, in order, not
+// overlapping.
+std::vector<std::pair<size_t, size_t>> verbatim_spans(const std::string& text, const PlaceholderOptions& options);
 
 // `translation` made to hold exactly the placeholders of `source`, each as
 // often (their order may differ: languages order words differently).

@@ -13,6 +13,7 @@
 #include "decode/forced_decoding.h"
 #include "decode/placeholders.h"
 #include "decode/source_encoding.h"
+#include "decode/term_forcing.h"
 
 namespace nmt {
 
@@ -56,6 +57,12 @@ std::vector<TranslationResult> Translator::translate(const std::vector<std::stri
     auto results = translate_ids(ids, options);
     if (options.repair_placeholders)
         for (size_t i = 0; i < lines.size(); ++i) repair_placeholders(lines[i], results[i]);
+    const bool glossary = options.glossary && !options.glossary->empty();
+    if (glossary || !options.placeholders.keep_verbatim.empty()) {
+        static const Glossary no_terms;
+        for (size_t i = 0; i < lines.size(); ++i)
+            force_user_terms(lines[i], results[i], glossary ? *options.glossary : no_terms, options.placeholders);
+    }
     return results;
 }
 
@@ -66,6 +73,17 @@ void Translator::repair_placeholders(const std::string& line, TranslationResult&
         const WordAttention words = h.attention.empty() ? WordAttention{}
                                                         : word_attention(result.source_pieces, h.target_pieces, h.attention);
         h.translation = restore_placeholders(line, h.translation, &words);
+    }
+}
+
+void Translator::force_user_terms(const std::string& line, TranslationResult& result, const Glossary& glossary,
+                                  const PlaceholderOptions& placeholders) {
+    if (result.hypotheses.empty()) return;
+    if (glossary.find(line).empty() && verbatim_spans(line, placeholders).empty()) return;
+    for (auto& h : result.hypotheses) {
+        const WordAttention words = h.attention.empty() ? WordAttention{}
+                                                        : word_attention(result.source_pieces, h.target_pieces, h.attention);
+        h.translation = force_terms(line, h.translation, glossary, &words, placeholders);
     }
 }
 

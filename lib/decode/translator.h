@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "decode/beam_search.h"
+#include "decode/placeholders.h"
 #include "layers/decoder.h"
 #include "layers/encoder.h"
 #include "model/model.h"
 #include "decode/translation_result.h"
+#include "text/glossary.h"
 
 namespace nmt {
 
@@ -21,6 +23,13 @@ struct TranslateOptions {
     // (restore_placeholders, lib/decode/placeholders.h); only `translation` changes,
     // the pieces and attention stay what the model produced.
     bool repair_placeholders = true;
+    // The user's own spans to keep verbatim (--do-not-translate) and terms
+    // each translation must use (--glossary), both put in place of the words
+    // aligned to them (lib/decode/term_forcing.h) after the placeholders are
+    // repaired. None of either (a null or empty glossary): the translations
+    // are exactly as without them.
+    PlaceholderOptions placeholders;
+    std::shared_ptr<const Glossary> glossary;
     // Score only the lexical shortlist's candidates for each batch, when the
     // model has a shortlist (model/shortlist.h).
     bool use_shortlist = true;
@@ -84,6 +93,11 @@ public:
     // is set (translate_ids does not): every hypothesis made to hold the
     // source line's placeholders and markup (lib/decode/placeholders.h).
     static void repair_placeholders(const std::string& line, TranslationResult& result);
+    // What translate() then does when options hold verbatim spans or glossary
+    // terms: every hypothesis made to use them (force_terms,
+    // lib/decode/term_forcing.h).
+    static void force_user_terms(const std::string& line, TranslationResult& result, const Glossary& glossary,
+                                 const PlaceholderOptions& placeholders);
 
 private:
     std::vector<int> source_ids(const std::string& line, int64_t line_number, std::vector<std::string>* warnings) const;
