@@ -148,3 +148,28 @@ TEST_CASE("markdown: a real README keeps its structure and its code") {
     CHECK(translator.seen[0].size() > 30);
     CHECK(out.find("# COREPACK") != std::string::npos);
 }
+
+TEST_CASE("markdown: a block whose open inline HTML tag would re-nest the page once words move stays as it was") {
+    // cmark renders <p><em>n<b></em>#</p>: HTML closes the <b> with the <em>
+    // and opens a new one for "#". Word for word, "n#" is one word that the
+    // emphasis would take whole, and the <b> would move before it.
+    const std::string in = "*n<b>*#\n\nOther words here.\n";
+    nmt::testing::IdentityTranslator identity;
+    CHECK(MarkdownDocument(in).translate(identity) == in);
+    const std::string reversed = translated_markdown(in);
+    CHECK(reversed == "*n<b>*#\n\nHERE. WORDS OTHER\n");  // the other block is translated
+    check_same_structure(in, reversed);
+    // A balanced tag moves with its words as before.
+    CHECK(translated_markdown("one <b>two</b> three\n") == "THREE <b>TWO</b> ONE\n");
+}
+
+TEST_CASE("markdown: a block that would change the page in its place stays as it was") {
+    // "|" after a table is a paragraph; written back escaped ("\|", as any
+    // pipe in translated text is), it would read as one more table row.
+    const std::string in = "`\n-|\n|";
+    nmt::testing::IdentityTranslator identity;
+    const std::string out = MarkdownDocument(in).translate(identity);
+    CHECK(out == "\\`\n-|\n|");  // the header cell written back (escaped), the paragraph kept
+    check_same_structure(in, out);
+    check_same_structure(in, translated_markdown(in));
+}

@@ -1,5 +1,7 @@
 #include "formats/markdown_document.h"
 
+#include "formats/html_document.h"
+
 #include <cmark-gfm-core-extensions.h>
 #include <cmark-gfm-extension_api.h>
 #include <cmark-gfm.h>
@@ -10,6 +12,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "formats/html_document.h"
 #include "formats/inline_markup.h"
 
 namespace nmt {
@@ -94,6 +97,7 @@ public:
     InlineSegment segment;
     std::vector<Part> parts{Part{}};
     bool supported = true;
+    bool raw_html = false;  // inline HTML tags among its content
 
     void add_children(cmark_node* parent, int part) {
         std::vector<cmark_node*> kids;
@@ -170,6 +174,7 @@ private:
             return;
         }
         case CMARK_NODE_HTML_INLINE: {
+            raw_html = true;
             add_part(part, PartKind::Html, node, true);
             const std::string literal = literal_of(node);
             if (literal.size() > 3 && (literal.compare(0, 3, "<br") == 0 || literal.compare(0, 3, "<BR") == 0) &&
@@ -607,24 +612,59 @@ std::string MarkdownDocument::translate(SegmentTranslator& translator) const {
                     std::to_string(segments.size()) + " segments");
 
     std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.begin < b.begin; });
-    std::string out;
-    size_t pos = 0;
-    for (const Block& block : blocks) {
-        if (block.begin < pos) continue;  // overlapping ranges: never seen, never written twice
-        out.append(source_, pos, block.begin - pos);
-        pos = block.begin;
-        for (bool html_tags : {false, true}) {
-            std::string signature;
-            const std::string content = write_block(block, results[block.segment], html_tags, signature);
-            if (reads_as(content, signature)) {
-                out += content;
-                pos = block.end;
-                break;
+    // The document with each block's content translated but for the kept
+    // ones, from `first` to `last` (block indices) only, the rest as it was.
+    const auto assemble = [&](const std::vector<bool>& kept, size_t first, size_t last) {
+        std::string out;
+        size_t pos = first < blocks.size() && first > 0 ? blocks[first - 1].begin : 0;
+        const size_t stop = last + 1 < blocks.size() ? blocks[last + 1].end : source_.size();
+        const size_t start = pos;
+        for (size_t i = first; i <= last && i < blocks.size(); ++i) {
+            const Block& block = blocks[i];
+            if (block.begin < pos || kept[i]) continue;  // overlapping ranges: never seen, never written twice
+            out.append(source_, pos, block.begin - pos);
+            pos = block.begin;
+            for (bool html_tags : {false, true}) {
+                std::string signature;
+                const std::string content = write_block(block, results[block.segment], html_tags, signature);
+                if (reads_as(content, signature)) {
+                    out += content;
+                    pos = block.end;
+                    break;
+                }
             }
         }
+        out.append(source_, pos, stop - pos);
+        return std::make_pair(out, source_.substr(start, stop - start));
+    };
+    const auto same_page = [](const std::string& a, const std::string& b) {
+        return HtmlDocument(to_html(a), HtmlKind::Fragment).structure() ==
+               HtmlDocument(to_html(b), HtmlKind::Fragment).structure();
+    };
+    // Each block's content was checked to read as intended on its own; in
+    // its place it can still change the page (a line after a table that now
+    // reads as a row; an inline HTML tag left open, which HTML nests around
+    // whatever follows it, even across blocks). The whole page is checked as
+    // a browser would build it; if it changed, the blocks with inline HTML and
+    // those that change the page between their neighbours stay as they were,
+    // and if even that does not keep the page, the document does.
+    std::vector<bool> kept(blocks.size(), false);
+    std::string out = assemble(kept, 0, blocks.size()).first;
+    if (same_page(out, source_)) return out;
+    std::vector<bool> only(blocks.size(), true);  // all kept but block i
+    for (size_t i = 0; i < blocks.size(); ++i) {
+        if (blocks[i].built.raw_html) {
+            kept[i] = true;
+            continue;
+        }
+        only[i] = false;
+        const auto [translated, original] = assemble(only, i, i);
+        kept[i] = !same_page(translated, original);
+        only[i] = true;
     }
-    out.append(source_, pos, std::string::npos);
-    return out;
+    out = assemble(kept, 0, blocks.size()).first;
+    if (same_page(out, source_)) return out;
+    return source_;
 }
 
 }  // namespace nmt

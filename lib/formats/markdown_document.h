@@ -17,7 +17,10 @@
 // line break becomes <br>. If the new content would not parse to the
 // intended inline elements (emphasis needs its delimiters to flank words),
 // <em>, <strong> and <del> are written as HTML instead, and failing that
-// the block is left untranslated.
+// the block is left untranslated. Inline HTML tags left open or closed early
+// are nested by HTML's rules around what follows them: when the translated
+// page would render to other elements (checked with gumbo), the blocks
+// holding inline HTML are left untranslated.
 #pragma once
 #include <string>
 
