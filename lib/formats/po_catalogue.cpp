@@ -17,7 +17,7 @@
 
 #include "core/error.h"
 #include "decode/placeholders.h"
-#include "formats/segment_sentences.h"
+#include "formats/text_words.h"
 #include "formats/translatable.h"
 
 namespace nmt {
@@ -462,8 +462,9 @@ std::string translate_po(const std::string& text, const std::string& name, Segme
     std::vector<std::string> segments;
     std::map<std::string, int> segment_index;
     for (const char* const* domain = po_file_domains(file.get()); *domain; ++domain) {
-        const char* header_text = po_file_domain_header(file.get(), *domain);
-        std::string header = header_text ? header_text : "";
+        // A copy of the header entry, the caller's to free (gettext-po.c
+        // returns xstrdup's result despite the const in its declaration).
+        std::string header = take(const_cast<char*>(po_file_domain_header(file.get(), *domain)));
         check_charset(header, name);
         std::string plural_forms = take(po_header_field(header.c_str(), "Plural-Forms"));
         const bool header_has_forms = plural_count(plural_forms) > 0;

@@ -1,6 +1,7 @@
 #include "formats/routed_segment_translator.h"
 
 #include "formats/model_segment_translator.h"
+#include "formats/text_words.h"
 
 namespace nmt {
 

@@ -8,9 +8,8 @@
 // translate's one Translator call (model_segment_translator.h) and nmt
 // serve's batch queue (serve/translation_service.cpp).
 //
-// Words are the text's runs of non-space bytes (spaces, tabs and the
-// no-break spaces U+00A0, U+202F and U+2009 separate them), as the
-// SentencePiece models cut words. When the model's words and the text's
+// Words are the text's runs of non-space bytes (formats/text_words.h). When
+// the model's words and the text's
 // differ in number (normalisation, a repaired placeholder, a cropped
 // sentence) each model word is mapped to the text word at the same relative
 // position, so links always name words of the texts given back.
@@ -22,11 +21,9 @@
 #include "decode/sentence_split.h"
 #include "decode/translation_result.h"
 #include "formats/segment_translator.h"
+#include "formats/text_words.h"
 
 namespace nmt {
-
-// The runs of non-space bytes of `text` (see above), in order.
-std::vector<ByteSpan> text_words(const std::string& text);
 
 struct SegmentSentences {
     // Every segment's sentences, in order, cleaned as nmt translate cleans a
