@@ -70,7 +70,14 @@ void add_detect_command(CLI::App& app) {
               "nothing to judge (blank, digits, punctuation) or in none of them. Detection is CLD2's (Compact Language Detector 2).\n");
     c->add_option("-i,--input", o->input, "Input file (default: stdin)");
     c->add_option("--among", o->among, "Comma-separated languages to choose from (default: the installed models')")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](const std::string& code) {
+                return code.empty() || detectable_language(code)
+                           ? std::string()
+                           : "'" + code + "' is not a language code the detector knows (ISO 639-1: en, fr, de, ...)";
+            },
+            "LANG"));
     c->add_flag("--confidence", o->confidence, "Also print, after a tab, the share of the line in that language (0..1)");
     c->callback([o] { run(*o); });
 }

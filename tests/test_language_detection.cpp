@@ -59,3 +59,12 @@ TEST_CASE("language detection: markup, placeholders, URLs and accelerator marks 
     CHECK(words_to_judge("a < b and c > d") == "a < b and c > d");  // no tag: '<' and '>' far apart in words
     CHECK(detect_language("%s", kOurs).confidence == 0.0);  // nothing left to judge
 }
+
+TEST_CASE("language detection: the codes it knows") {
+    CHECK(nmt::detectable_language("en"));
+    CHECK(nmt::detectable_language("fr"));
+    CHECK(nmt::detectable_language("de"));
+    CHECK_FALSE(nmt::detectable_language("xx"));
+    CHECK_FALSE(nmt::detectable_language(""));
+    CHECK_FALSE(nmt::detectable_language("un"));  // CLD2's name for its unknown language
+}

@@ -85,6 +85,29 @@ CASES = [
     ("translate -m en-fr captions --from de --to en",
      ["translate", "-m", "captions.nmt", "--from", "de", "--to", "en"], "in.txt", "fail"),
     ("translate addresses", ["translate", "-m", "captions.nmt", "-i", "addresses.txt"], None, "ok"),
+    # documents, glossaries, language detection
+    ("translate a malformed PO file over an existing -o",
+     ["translate", *SMALL, "-i", "broken.po", "-o", "existing.txt", "--overwrite"], None, "fail"),
+    ("translate a PO file in another charset", ["translate", *SMALL, "-i", "latin1.po"], None, "fail"),
+    ("translate broken HTML", ["translate", *SMALL, "-i", "broken.html"], None, "ok"),
+    ("translate Markdown with open inline HTML", ["translate", *SMALL, "-i", "open-tags.md"], None, "ok"),
+    ("translate an SRT with a broken cue", ["translate", *SMALL, "-i", "broken.srt"], None, "ok"),
+    ("translate --format html /dev/zero", ["translate", *SMALL, "--format", "html", "-i", "/dev/zero"], None, "fail"),
+    ("translate --format po binary bytes", ["translate", *SMALL, "--format", "po", "-i", "binary.txt"], None, "fail"),
+    ("translate --glossary missing", ["translate", *SMALL, "--glossary", "missing.tsv"], "in.txt", "fail"),
+    ("translate --glossary without a tab", ["translate", *SMALL, "--glossary", "notab.tsv"], "in.txt", "fail"),
+    ("translate --glossary /dev/zero", ["translate", *SMALL, "--glossary", "/dev/zero"], "in.txt", "fail"),
+    ("translate --glossary binary bytes", ["translate", *SMALL, "--glossary", "binary.txt"], "in.txt", "fail"),
+    ("translate -o its own glossary",
+     ["translate", *SMALL, "--glossary", "glossary.tsv", "-i", "in.txt", "-o", "glossary.tsv", "--overwrite"],
+     None, "fail"),
+    ("translate --do-not-translate '('", ["translate", *SMALL, "--do-not-translate", "("], "in.txt", "fail"),
+    ("translate --do-not-translate ''", ["translate", *SMALL, "--do-not-translate", ""], "in.txt", "fail"),
+    ("translate --from auto -m a model", ["translate", "--from", "auto", *SMALL], "in.txt", "fail"),
+    ("translate --keep-target-language alone", ["translate", *SMALL, "--keep-target-language"], "in.txt", "fail"),
+    ("translate --from auto --to xx", ["translate", "--from", "auto", "--to", "xx"], "in.txt", "fail"),
+    ("detect invalid UTF-8 and NUL bytes", ["detect", "-i", "binary.txt"], None, "ok"),
+    ("detect --among xx", ["detect", "--among", "xx", "-i", "in.txt"], None, "fail"),
     # other commands' outputs
     ("init -o an existing model", ["init", "--vocab", "spm.model", "-o", "model.nmt"], None, "fail"),
     ("convert -o an existing model", ["convert", "model.nmt", "-o", "captions.nmt"], None, "fail"),
@@ -180,6 +203,15 @@ def prepare(nmt, folder):
     write("broken.toml", b"warmup = [1,2\n")
     write("bare.toml", b"valid-source\n")
     write("broken.json", b'{"warmup": \n')
+    write("broken.po", b'msgid "one"\nmsgstr "un"\n\nmsgid "two"\nmsgstr "deux\n')
+    write("latin1.po", b'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n'
+                       b'msgid "caf\xe9"\nmsgstr ""\n')
+    write("broken.html", b"<p>The <b>dog <i>runs</b> in</i> the <a href=x>park<p>Stop")
+    write("open-tags.md", b"*n<b>*#\n\nThe `code` and <i>dog\n\n| a |\n|-|\n| b |\n\\|\n")
+    write("broken.srt", b"1\n00:00:01,000 --> 00:00:02,000\nA dog runs.\n\nnot a cue\n\n"
+                        b"2\n00:00:03,000 --> 00:00:04,000\nThe cat sleeps.\n")
+    write("notab.tsv", b"dog chien\n")
+    write("glossary.tsv", b"dog\tchien\n")
 
 
 def main():

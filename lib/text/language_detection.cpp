@@ -64,4 +64,13 @@ LanguageGuess detect_language(std::string_view text, const std::vector<std::stri
     return guess;
 }
 
+bool detectable_language(const std::string& code) {
+    if (code.empty()) return false;
+    for (int i = 0; i < CLD2::NUM_LANGUAGES; ++i) {
+        const auto language = static_cast<CLD2::Language>(i);
+        if (language != CLD2::UNKNOWN_LANGUAGE && code == CLD2::LanguageCode(language)) return true;
+    }
+    return false;
+}
+
 }  // namespace nmt

@@ -29,4 +29,8 @@ struct LanguageGuess {
 // first (text/words_to_judge.h).
 LanguageGuess detect_language(std::string_view text, const std::vector<std::string>& candidates);
 
+// Whether CLD2 knows `code` (an ISO 639-1 code such as "fr"): a candidate it
+// does not know can never be detected.
+bool detectable_language(const std::string& code);
+
 }  // namespace nmt

@@ -83,6 +83,10 @@ status=0
 nmt detect --among "" </dev/null 2>"$TMP/err6.txt" || status=$?
 expect_eq "nmt detect --among '' exit status (a usage error)" 64 "$status"
 grep -q -- "--among" "$TMP/err6.txt" || fail "the error should name --among: $(cat "$TMP/err6.txt")"
+status=0
+echo "The dog runs." | nmt detect --among en,xx 2>"$TMP/err8.txt" || status=$?
+expect_eq "nmt detect --among en,xx exit status (a usage error)" 64 "$status"
+grep -q -- "--among: 'xx'" "$TMP/err8.txt" || fail "the error should name --among and xx: $(cat "$TMP/err8.txt")"
 
 # --- Interactive: each line is answered before the next is written.
 trap '' PIPE
