@@ -21,6 +21,23 @@
 
 namespace nmt::testing {
 
+// The runs of non-space bytes of `text` (ASCII white space between them):
+// the words the fakes below translate and link.
+inline std::vector<ByteSpan> ascii_words(const std::string& text) {
+    std::vector<ByteSpan> spans;
+    for (size_t i = 0; i < text.size();) {
+        if (std::isspace(static_cast<unsigned char>(text[i]))) {
+            ++i;
+            continue;
+        }
+        size_t end = i;
+        while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
+        spans.push_back({i, end});
+        i = end;
+    }
+    return spans;
+}
+
 class ReversingTranslator : public SegmentTranslator {
 public:
     std::vector<std::vector<std::string>> seen;  // each call's segments
@@ -34,16 +51,7 @@ public:
 
     static SegmentTranslation reverse(const std::string& segment) {
         SegmentTranslation result;
-        for (size_t i = 0; i < segment.size();) {
-            if (std::isspace(static_cast<unsigned char>(segment[i]))) {
-                ++i;
-                continue;
-            }
-            size_t end = i;
-            while (end < segment.size() && !std::isspace(static_cast<unsigned char>(segment[end]))) ++end;
-            result.source_words.push_back({i, end});
-            i = end;
-        }
+        result.source_words = ascii_words(segment);
         const int n = static_cast<int>(result.source_words.size());
         for (int t = 0; t < n; ++t) {
             const ByteSpan& word = result.source_words[n - 1 - t];
@@ -94,27 +102,12 @@ public:
             if (!answer) throw std::runtime_error("ScriptedTranslator: no answer for '" + segment + "'");
             SegmentTranslation result;
             result.text = answer->target;
-            result.source_words = words(segment);
-            result.target_words = words(answer->target);
+            result.source_words = ascii_words(segment);
+            result.target_words = ascii_words(answer->target);
             result.links = answer->links;
             out.push_back(std::move(result));
         }
         return out;
-    }
-
-    static std::vector<ByteSpan> words(const std::string& text) {
-        std::vector<ByteSpan> spans;
-        for (size_t i = 0; i < text.size();) {
-            if (std::isspace(static_cast<unsigned char>(text[i]))) {
-                ++i;
-                continue;
-            }
-            size_t end = i;
-            while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
-            spans.push_back({i, end});
-            i = end;
-        }
-        return spans;
     }
 
 private:

@@ -39,23 +39,38 @@ size_t edge_mark(const std::string& text, size_t at, bool backward, Mark& kind) 
     return 0;
 }
 
+// A mark found at an edge of a text.
+struct EdgeMark {
+    size_t inner;  // its boundary towards the words
+    size_t length;
+    Mark kind;
+};
+
+// The marks of [begin, end) of `text` at its end (backward) or its start, up
+// to its first other character, from the outside in.
+std::vector<EdgeMark> edge_run(const std::string& text, size_t begin, size_t end, bool backward) {
+    std::vector<EdgeMark> run;
+    size_t at = backward ? end : begin;
+    Mark kind = Mark::Space;
+    while (begin < end) {
+        const size_t n = edge_mark(text, at, backward, kind);
+        if (n == 0 || (backward ? at - n < begin : at + n > end)) break;
+        at = backward ? at - n : at + n;
+        run.push_back({at, n, kind});
+    }
+    return run;
+}
+
 // How many marks of each kind but spaces a text has at one edge.
 struct EdgeMarks {
     int stops = 0, enclosing = 0;
     int& operator[](Mark kind) { return kind == Mark::Stop ? stops : enclosing; }
 };
 
-// The marks `text` has at its end (backward) or its start, up to its first
-// other character.
-EdgeMarks edge_punctuation(const std::string& text, size_t begin, size_t end, bool backward) {
+EdgeMarks count_marks(const std::vector<EdgeMark>& run) {
     EdgeMarks marks;
-    Mark kind = Mark::Space;
-    while (begin < end) {
-        const size_t n = edge_mark(text, backward ? end : begin, backward, kind);
-        if (n == 0 || n > end - begin) break;
-        if (kind != Mark::Space) ++marks[kind];
-        if (backward) end -= n; else begin += n;
-    }
+    for (const EdgeMark& mark : run)
+        if (mark.kind != Mark::Space) ++marks[mark.kind];
     return marks;
 }
 
@@ -94,30 +109,15 @@ size_t matching_opener(const std::string& text, size_t begin, size_t close_at, c
 // Trim the end first: a bracket wrapping the span goes there, and then its
 // unmatched opener at the start. Never trims a span to nothing.
 size_t trimmed_edge(const std::string& text, size_t begin, size_t end, bool backward, EdgeMarks keep) {
-    struct Found {
-        size_t inner;  // its boundary towards the words
-        size_t length;
-        Mark kind;
-    };
-    std::vector<Found> run;  // the marks at that edge, from the outside in
-    size_t at = backward ? end : begin;
-    Mark kind = Mark::Space;
-    while (begin < end) {
-        const size_t n = edge_mark(text, at, backward, kind);
-        if (n == 0 || (backward ? at - n < begin : at + n > end)) break;
-        at = backward ? at - n : at + n;
-        run.push_back({at, n, kind});
-    }
+    const std::vector<EdgeMark> run = edge_run(text, begin, end, backward);
     const size_t edge = backward ? end : begin;
     if (run.empty() || run.back().inner == (backward ? begin : end)) return edge;  // no marks, or nothing else
-    EdgeMarks removable;
-    for (const Found& mark : run)
-        if (mark.kind != Mark::Space) ++removable[mark.kind];
+    EdgeMarks removable = count_marks(run);
     removable.stops -= keep.stops;
     removable.enclosing -= keep.enclosing;
     size_t cut = edge, i = 0;
     for (; i < run.size() && (removable.stops > 0 || removable.enclosing > 0); ++i) {
-        const Found& mark = run[i];
+        const EdgeMark& mark = run[i];
         if (mark.kind != Mark::Space) {
             if (removable[mark.kind] <= 0) break;  // one the source part had: the rest is the words'
             const size_t mark_begin = backward ? mark.inner : mark.inner - mark.length;
@@ -215,8 +215,8 @@ public:
         trailing_marks_.assign(parts, {});
         for (int p = 0; p < parts; ++p) {
             if (first[p] >= last[p]) continue;
-            leading_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], false);
-            trailing_marks_[p] = edge_punctuation(seg_.text_, first[p], last[p], true);
+            leading_marks_[p] = count_marks(edge_run(seg_.text_, first[p], last[p], false));
+            trailing_marks_[p] = count_marks(edge_run(seg_.text_, first[p], last[p], true));
         }
         dropped_.assign(nt_, false);
         span_.assign(parts, {});
@@ -233,10 +233,10 @@ private:
     // The core of a word: without the punctuation at its edges ("dupload."
     // → "dupload").
     static std::string_view core(const std::string& text, ByteSpan word) {
-        size_t begin = word.begin, end = word.end;
-        Mark kind = Mark::Space;
-        for (size_t n; begin < end && (n = edge_mark(text, begin, false, kind)) > 0 && begin + n <= end;) begin += n;
-        for (size_t n; begin < end && (n = edge_mark(text, end, true, kind)) > 0 && end - n >= begin;) end -= n;
+        const auto leading = edge_run(text, word.begin, word.end, false);
+        const size_t begin = leading.empty() ? word.begin : leading.back().inner;
+        const auto trailing = edge_run(text, begin, word.end, true);
+        const size_t end = trailing.empty() ? word.end : trailing.back().inner;
         return std::string_view(text).substr(begin, end - begin);
     }
 

@@ -637,10 +637,10 @@ std::string MarkdownDocument::translate(SegmentTranslator& translator) const {
         out.append(source_, pos, stop - pos);
         return std::make_pair(out, source_.substr(start, stop - start));
     };
-    const auto same_page = [](const std::string& a, const std::string& b) {
-        return HtmlDocument(to_html(a), HtmlKind::Fragment).structure() ==
-               HtmlDocument(to_html(b), HtmlKind::Fragment).structure();
+    const auto page = [](const std::string& markdown) {
+        return HtmlDocument(to_html(markdown), HtmlKind::Fragment).structure();
     };
+    const auto same_page = [&](const std::string& a, const std::string& b) { return page(a) == page(b); };
     // Each block's content was checked to read as intended on its own; in
     // its place it can still change the page (a line after a table that now
     // reads as a row; an inline HTML tag left open, which HTML nests around
@@ -650,7 +650,8 @@ std::string MarkdownDocument::translate(SegmentTranslator& translator) const {
     // and if even that does not keep the page, the document does.
     std::vector<bool> kept(blocks.size(), false);
     std::string out = assemble(kept, 0, blocks.size()).first;
-    if (same_page(out, source_)) return out;
+    const auto source_page = page(source_);
+    if (page(out) == source_page) return out;
     std::vector<bool> only(blocks.size(), true);  // all kept but block i
     for (size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i].built.raw_html) {
@@ -663,8 +664,7 @@ std::string MarkdownDocument::translate(SegmentTranslator& translator) const {
         only[i] = true;
     }
     out = assemble(kept, 0, blocks.size()).first;
-    if (same_page(out, source_)) return out;
-    return source_;
+    return page(out) == source_page ? out : source_;
 }
 
 }  // namespace nmt
