@@ -63,7 +63,7 @@ std::pair<std::string, std::string> VocabularyOptions::paths() const {
 }
 
 DType parse_storage(const std::string& name) {
-    return name == "f16" ? DType::F16 : name == "bf16" ? DType::BF16 : DType::F32;
+    return name == "f16" ? DType::F16 : name == "bf16" ? DType::BF16 : name == "int8" ? DType::I8 : DType::F32;
 }
 
 }  // namespace nmt::app

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "commands.h"
@@ -44,6 +45,26 @@ ChecksumReport verify_checksum(const std::string& path) {
     return report;
 }
 
+// How many weight values the file stores in each type ("f16", "int8", ...).
+std::map<std::string, int64_t> weight_storage(const std::string& path, const ModelConfig& config) {
+    const SafetensorsFile file = read_safetensors(path);
+    std::map<std::string, int64_t> values;
+    for (const auto& [name, shape] : parameter_shapes(config)) {
+        const DType dtype = file.tensors.at(name).dtype;
+        values[dtype == DType::I8 ? "int8" : dtype == DType::F16 ? "f16" : dtype == DType::BF16 ? "bf16" : "f32"] +=
+            shape_size(shape);
+    }
+    return values;
+}
+
+std::string storage_text(const std::map<std::string, int64_t>& values) {
+    std::string text;
+    for (const auto& [type, count] : values)
+        text += (text.empty() ? "" : ", ") + type + " " + std::to_string(count) +
+                (type == "int8" ? " (a scale per output column)" : "");
+    return text;
+}
+
 }  // namespace
 
 void add_info_command(CLI::App& app) {
@@ -60,9 +81,11 @@ void add_info_command(CLI::App& app) {
         std::optional<ChecksumReport> checksum;
         if (*verify) checksum = verify_checksum(*path);
         const Model model = load_model(*path);
+        const std::map<std::string, int64_t> storage = weight_storage(*path, model.config);
         nlohmann::json out = {{"model", *path},
                               {"config", to_json(model.config)},
                               {"parameters", model.parameter_count()},
+                              {"weights", storage},
                               {"source_vocab_size", model.source_vocab.size()},
                               {"target_vocab_size", model.target_vocab.size()},
                               {"decoding", model.decoding},
@@ -80,6 +103,7 @@ void add_info_command(CLI::App& app) {
                   << "languages:   " << (cfg.source_language.empty() ? "?" : cfg.source_language) << " -> "
                   << (cfg.target_language.empty() ? "?" : cfg.target_language) << "\n"
                   << "parameters:  " << model.parameter_count() << "\n"
+                  << "weights:     " << storage_text(storage) << "\n"
                   << "vocabulary:  " << model.source_vocab.size() << " source pieces, " << model.target_vocab.size()
                   << " target pieces\n"
                   << "encoder:     " << cfg.encoder_depth << " x " << to_string(cfg.encoder_cell) << " "

@@ -69,7 +69,7 @@ void add_shortlist_command(CLI::App& app) {
         ->check(CLI::Range(1, 100))
         ->capture_default_str();
     c->add_option("--storage", o->storage, "Weight storage type of the written model")
-        ->check(CLI::IsMember({"f32", "f16", "bf16"}))
+        ->check(CLI::IsMember({"f32", "f16", "bf16", "int8"}))
         ->capture_default_str();
     c->callback([o] { run(*o); });
 }

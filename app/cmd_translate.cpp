@@ -353,7 +353,8 @@ void add_translate_command(CLI::App& app) {
         ->capture_default_str();
     c->add_option("--precision", o->precision,
                   "Arithmetic of the encoder's and decoder's products: fp32, int8 (8-bit integer products, faster "
-                  "on CPUs with VNNI, within a few tenths of BLEU), or auto: int8 where the CPU has VNNI, else fp32")
+                  "on CPUs with AVX2 or better, within a few tenths of BLEU), or auto: int8 where the CPU has AVX2, "
+                  "else fp32")
         ->check(CLI::IsMember({"auto", "fp32", "int8"}))
         ->capture_default_str();
     c->add_flag("--no-shortlist", o->no_shortlist,

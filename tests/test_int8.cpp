@@ -28,14 +28,14 @@ float weight(const Tensor& W, bool transposed, int64_t k, int64_t n) {
 }
 
 // What int8_product must compute, in plain loops: each row of x quantised to
-// levels ±127 with its own scale, the integer dot products summed exactly in
-// 64 bits, then scaled back.
+// the activation levels (±127 with VNNI, ±63 without) with its own scale,
+// the integer dot products summed exactly in 64 bits, then scaled back.
 std::vector<double> exact_int8_reference(const std::vector<float>& x, int64_t M, const QuantizedMatrix& q) {
     std::vector<double> out(M * q.N);
     for (int64_t m = 0; m < M; ++m) {
         float max_abs = 0.0f;
         for (int64_t k = 0; k < q.K; ++k) max_abs = std::max(max_abs, std::fabs(x[m * q.K + k]));
-        const float scale = max_abs > 0.0f ? max_abs / 127 : 1.0f;
+        const float scale = max_abs > 0.0f ? max_abs / static_cast<float>(int8_activation_levels()) : 1.0f;
         for (int64_t n = 0; n < q.N; ++n) {
             int64_t sum = 0;
             for (int64_t k = 0; k < q.K; ++k)
@@ -49,25 +49,23 @@ std::vector<double> exact_int8_reference(const std::vector<float>& x, int64_t M,
 }  // namespace
 
 TEST_CASE("int8: quantised weights are within half a step of the f32 weights, per output column") {
+    const int levels = int8_weight_levels;  // on every CPU
     for (bool transposed : {false, true}) {
-        for (int levels : {127, 63}) {
-            CAPTURE(transposed);
-            CAPTURE(levels);
-            const Tensor W = random_tensor(transposed ? Shape{37, 19} : Shape{19, 37}, 3, 0.5f);
-            const QuantizedMatrix q = quantize_columns(W, transposed, levels);
-            REQUIRE(q.K == 19);
-            REQUIRE(q.N == 37);
-            REQUIRE(q.by_output == transposed);
-            for (int64_t n = 0; n < q.N; ++n) {
-                float max_abs = 0.0f;
-                for (int64_t k = 0; k < q.K; ++k) max_abs = std::max(max_abs, std::fabs(weight(W, transposed, k, n)));
-                CHECK(q.scales[n] == doctest::Approx(max_abs / levels));
-                for (int64_t k = 0; k < q.K; ++k) {
-                    // Laid out as W is: by output when transposed.
-                    const int v = q.values[q.by_output ? n * q.K + k : k * q.N + n];
-                    CHECK(std::abs(v) <= levels);
-                    CHECK(std::fabs(v * q.scales[n] - weight(W, transposed, k, n)) <= 0.5f * q.scales[n] * 1.0001f);
-                }
+        CAPTURE(transposed);
+        const Tensor W = random_tensor(transposed ? Shape{37, 19} : Shape{19, 37}, 3, 0.5f);
+        const QuantizedMatrix q = quantize_columns(W, transposed);
+        REQUIRE(q.K == 19);
+        REQUIRE(q.N == 37);
+        REQUIRE(q.by_output == transposed);
+        for (int64_t n = 0; n < q.N; ++n) {
+            float max_abs = 0.0f;
+            for (int64_t k = 0; k < q.K; ++k) max_abs = std::max(max_abs, std::fabs(weight(W, transposed, k, n)));
+            CHECK(q.scales[n] == doctest::Approx(max_abs / levels));
+            for (int64_t k = 0; k < q.K; ++k) {
+                // Laid out as W is: by output when transposed.
+                const int v = q.values[q.by_output ? n * q.K + k : k * q.N + n];
+                CHECK(std::abs(v) <= levels);
+                CHECK(std::fabs(v * q.scales[n] - weight(W, transposed, k, n)) <= 0.5f * q.scales[n] * 1.0001f);
             }
         }
     }
@@ -83,7 +81,7 @@ TEST_CASE("int8: quantising rounds halves to even, either layout") {
     for (int64_t k = 0; k < K; ++k) by_rows[k] = by_columns[k] = column[k];
     for (bool transposed : {false, true}) {
         CAPTURE(transposed);
-        const QuantizedMatrix q = quantize_columns(transposed ? by_columns : by_rows, transposed, 127);
+        const QuantizedMatrix q = quantize_columns(transposed ? by_columns : by_rows, transposed);
         REQUIRE(q.scales.size() == 1);
         CHECK(q.scales[0] == 1.0f);
         for (int64_t k = 0; k < K; ++k) CHECK(q.values[k] == static_cast<int8_t>(std::nearbyint(column[k])));
@@ -201,8 +199,8 @@ TEST_CASE("int8: decoding steps stay close to f32, for every architecture") {
             for (int64_t i = 0; i < log_probs[0][t].size(); ++i)
                 worst = std::max(worst, std::fabs(double(log_probs[0][t][i]) - log_probs[1][t][i]));
             CAPTURE(t);
-            // Weights kept to ±63 where the CPU lacks VNNI round twice as coarsely.
-            CHECK(worst < 0.05 * 127.0 / int8_weight_levels());
+            // Activations kept to ±63 where the CPU lacks VNNI round twice as coarsely.
+            CHECK(worst < 0.05 * 127.0 / int8_activation_levels());
             CHECK(worst > 0.0);  // the int8 path did run
         }
     }
@@ -229,7 +227,7 @@ TEST_CASE("int8: the encoder stays close to f32, and batched equals one-by-one, 
             for (int64_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::fabs(double(a[i]) - b[i]));
             return worst;
         };
-        const double bound = 0.05 * 127.0 / int8_weight_levels();  // ±63 weights round twice as coarsely
+        const double bound = 0.05 * 127.0 / int8_activation_levels();  // ±63 activations round twice as coarsely
         const double states_gap = worst_gap(f32.states, int8.states);
         CHECK(states_gap < bound);
         CHECK(states_gap > 0.0);  // the int8 path did run
@@ -282,7 +280,8 @@ TEST_CASE("int8: precision names") {
     CHECK(parse_precision("int8") == Precision::Int8);
     CHECK(to_string(Precision::Int8) == "int8");
     CHECK(parse_precision("auto") == default_precision());
-    CHECK(default_precision() == (int8_has_vnni() ? Precision::Int8 : Precision::FP32));
+    CHECK(default_precision() == (int8_has_avx2() ? Precision::Int8 : Precision::FP32));
+    if (int8_has_vnni()) CHECK(int8_has_avx2());
     CHECK(testing::error_of([] { parse_precision("int4"); }) == "unknown precision 'int4' (fp32, int8 or auto)");
 }
 

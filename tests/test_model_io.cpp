@@ -423,7 +423,7 @@ TEST_CASE("model io: a flipped bit in the header is refused as before, and a fil
     };
     CHECK(flipped_at("{\"__metadata__\"", 0x01).rfind(path + ": header is not valid JSON", 0) == 0);
     CHECK(flipped_at("F16\"", 0x02) ==
-          path + ": tensor attention.Wk: unsupported dtype \"D16\" (nmt reads F32, F16, BF16, U8, I32)");
+          path + ": tensor attention.Wk: unsupported dtype \"D16\" (nmt reads F32, F16, BF16, U8, I8, I32)");
 
     // Every file written before the checksum: the header without it loads.
     std::ofstream(path, std::ios::binary) << bytes;

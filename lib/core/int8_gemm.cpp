@@ -14,10 +14,9 @@ namespace nmt {
 
 namespace {
 
-// Activations are symmetric around zero: x ≈ (q − 128)·scale with q in
-// [1, 255], so that u8 (what VNNI multiplies) holds them.
-constexpr int activation_levels = 127;
-constexpr uint8_t activation_zero = 128;
+// Activations are symmetric around zero: x ≈ (q − zero)·scale with q in
+// [zero − levels, zero + levels], so that u8 (what the kernels multiply)
+// holds them: [1, 255] with VNNI, [1, 127] without (int8_activation_levels).
 
 // std::nearbyint for |x| ≤ 2²²: adding and taking away 1.5·2²³ leaves x
 // rounded to an integer, ties to even, in the default rounding mode, inline
@@ -73,6 +72,12 @@ bool int8_has_vnni() {
            isa == dnnl_cpu_isa_avx512_core_amx || isa == dnnl_cpu_isa_avx2_vnni;
 }
 
+bool int8_has_avx2() {
+    // The ISA values are nested bit masks: every one from AVX2 up holds its bits.
+    const auto isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    return (isa & dnnl_cpu_isa_avx2) == dnnl_cpu_isa_avx2;
+}
+
 void compile_int8_kernels() {
     uint8_t a[4] = {0, 0, 0, 0};
     int8_t b[4] = {0, 0, 0, 0};
@@ -80,16 +85,16 @@ void compile_int8_kernels() {
     dnnl_gemm_u8s8s32('N', 'N', 'F', 2, 2, 2, 1.0f, a, 2, 0, b, 2, 0, 0.0f, c, 2, &offset);
 }
 
-int int8_weight_levels() {
+int int8_activation_levels() {
     static const int levels = int8_has_vnni() ? 127 : 63;
     return levels;
 }
 
-QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels) {
-    return quantize_columns([&W](int64_t r, float*) { return W.row(r); }, W.shape, transposed, levels);
+QuantizedMatrix quantize_columns(const Tensor& W, bool transposed) {
+    return quantize_columns([&W](int64_t r, float*) { return W.row(r); }, W.shape, transposed);
 }
 
-QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool transposed, int levels) {
+QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool transposed) {
     if (shape.size() != 2) throw Error("int8: cannot quantise a tensor of shape " + shape_to_string(shape));
     QuantizedMatrix q;
     q.K = transposed ? shape[1] : shape[0];
@@ -109,7 +114,7 @@ QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool
         else
             column_max_abs(row(r, scratch.data()), cols, scales);
     }
-    for (float& s : q.scales) s = s > 0.0f ? s / static_cast<float>(levels) : 1.0f;
+    for (float& s : q.scales) s = s > 0.0f ? s / static_cast<float>(int8_weight_levels) : 1.0f;
     reserve_backed(q.values, static_cast<size_t>(q.K * q.N));
     q.values.resize(q.K * q.N);
     int8_t* values = q.values.data();
@@ -134,7 +139,7 @@ QuantizedMatrix transposed_layout(const QuantizedMatrix& W) {
     // In tiles, as quantize_columns: value by value down the columns, the
     // 4 MB of a tied output layer took 33 ms at the first shortlist cut.
     constexpr int64_t tile = 64;
-    const int8_t* in = W.values.data();
+    const int8_t* in = W.data();
     int8_t* to = out.values.data();
     for (int64_t r0 = 0; r0 < rows; r0 += tile)
         for (int64_t c0 = 0; c0 < cols; c0 += tile)
@@ -147,6 +152,8 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
                   int64_t ldc, bool accumulate) {
     if (M == 0 || count == 0) return;
     const int64_t K = W.K;
+    const int levels = int8_activation_levels();
+    const auto zero = static_cast<uint8_t>(levels + 1);  // 128, or 64 without VNNI
     // The calling thread's buffers, reused from call to call (decoding calls
     // this for every product of every step); the OpenMP workers below reach
     // them through plain pointers, not through their own thread_locals.
@@ -168,18 +175,18 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
     for (int64_t m = 0; m < M; ++m) {
         const float* row = x + m * K;
         const float max_abs = row_max_abs(row, K);
-        const float scale = max_abs > 0.0f ? max_abs / activation_levels : 1.0f;
+        const float scale = max_abs > 0.0f ? max_abs / static_cast<float>(levels) : 1.0f;
         const float inverse = 1.0f / scale;
         uint8_t* q = xq + m * K;
 #pragma omp simd
         for (int64_t k = 0; k < K; ++k)
-            q[k] = static_cast<uint8_t>(static_cast<int>(round_to_even(row[k] * inverse)) + activation_zero);
+            q[k] = static_cast<uint8_t>(static_cast<int>(round_to_even(row[k] * inverse)) + zero);
         row_scales[m] = scale;
     }
     const int32_t no_offset = 0;
-    const int8_t* weights = W.values.data() + (W.by_output ? first * K : first);
+    const int8_t* weights = W.data() + (W.by_output ? first * K : first);
     const dnnl_status_t status =
-        dnnl_gemm_u8s8s32('N', W.by_output ? 'T' : 'N', 'F', M, count, K, 1.0f, xq, K, activation_zero, weights,
+        dnnl_gemm_u8s8s32('N', W.by_output ? 'T' : 'N', 'F', M, count, K, 1.0f, xq, K, zero, weights,
                           W.by_output ? K : W.N, 0, 0.0f, sums, count, &no_offset);
     if (status != dnnl_success) throw Error("oneDNN int8 gemm failed with status " + std::to_string(status));
     const float* column_scales = W.scales.data() + first;

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/tensor.h"
@@ -20,22 +21,38 @@ namespace nmt {
 // values[n·K + k] when the values are laid out by output (`by_output`): a
 // layout whose outputs can be picked out by copying rows, as a shortlist
 // picks vocabulary entries (oneDNN's kernel is fastest on the other one).
+// The values are in `values`, or, for a matrix a model file stores as int8,
+// in the file's memory map (`mapped`, kept open by `mapping`): loading
+// copies nothing.
 struct QuantizedMatrix {
     int64_t K = 0, N = 0;
     std::vector<int8_t> values;  // [K, N], or [N, K] by_output; row-major
     std::vector<float> scales;   // [N]
     bool by_output = false;
+    const int8_t* mapped = nullptr;
+    std::shared_ptr<const void> mapping;
+
+    const int8_t* data() const { return mapped ? mapped : values.data(); }
+    bool empty() const { return K * N == 0; }
 };
 
-// The largest weight level: 127 where the CPU multiplies u8 by s8 into 32-bit
-// sums (VNNI), 63 where oneDNN's kernel adds two u8·s8 products in a
-// saturating 16-bit lane first (AVX2 and AVX-512 without VNNI: 255·63·2 fits,
-// 255·127·2 does not).
-int int8_weight_levels();
+// Weights are quantised to ±127 levels on every CPU, so that a model file's
+// int8 weights are the same wherever it was written and wherever it runs.
+constexpr int int8_weight_levels = 127;
+
+// The levels of the activations each product quantises row by row: ±127
+// where the CPU multiplies u8 by s8 into 32-bit sums (VNNI); ±63 where
+// oneDNN's kernel adds two u8·s8 products in a saturating 16-bit lane first
+// (AVX2 and AVX-512 without VNNI: 127·127·2 fits in it, 255·127·2 does not).
+int int8_activation_levels();
 
 // Whether oneDNN's int8 kernels multiply with VNNI here (under its ISA cap),
 // where int8 products run at several times the f32 rate.
 bool int8_has_vnni();
+
+// Whether oneDNN's int8 kernels run in AVX2 or wider vectors here (under its
+// ISA cap): where int8 decoding was measured faster than f32 (README Speed).
+bool int8_has_avx2();
 
 // oneDNN JIT-compiles its int8 gemm kernels at a process's first int8
 // product (6–10 ms on one core here): one tiny product, so that the first
@@ -45,15 +62,14 @@ void compile_int8_kernels();
 // W as a QuantizedMatrix, its values laid out as W is: `transposed` when W
 // is stored [N, K] (out = x·Wᵀ, as the tied output embeddings are), and then
 // by_output.
-QuantizedMatrix quantize_columns(const Tensor& W, bool transposed, int levels = int8_weight_levels());
+QuantizedMatrix quantize_columns(const Tensor& W, bool transposed);
 
 // The same for a matrix of `shape` read a row at a time: row(r, scratch)
 // returns row r, written into scratch (shape[1] floats) or found elsewhere.
 // Each row is asked for twice. A model loading for int8 decoding converts its
 // stored f16 rows so, and never makes the f32 matrix.
 using MatrixRows = std::function<const float*(int64_t row, float* scratch)>;
-QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool transposed,
-                                 int levels = int8_weight_levels());
+QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool transposed);
 
 // The same matrix laid out the other way (by_output flipped).
 QuantizedMatrix transposed_layout(const QuantizedMatrix& W);

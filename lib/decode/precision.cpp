@@ -12,7 +12,7 @@ Precision parse_precision(const std::string& name) {
     throw Error("unknown precision '" + name + "' (fp32, int8 or auto)");
 }
 
-Precision default_precision() { return int8_has_vnni() ? Precision::Int8 : Precision::FP32; }
+Precision default_precision() { return int8_has_avx2() ? Precision::Int8 : Precision::FP32; }
 
 std::string to_string(Precision precision) { return precision == Precision::Int8 ? "int8" : "fp32"; }
 

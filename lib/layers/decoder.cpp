@@ -107,7 +107,7 @@ void Decoder::restrict_output(std::vector<int> ids) {
         restricted_int8_.scales.resize(n);
         for (int64_t i = 0; i < n; ++i) {
             restricted_int8_.scales[i] = rows.scales[output_ids_[i]];
-            std::memcpy(restricted_int8_.values.data() + i * rows.K, rows.values.data() + output_ids_[i] * rows.K,
+            std::memcpy(restricted_int8_.values.data() + i * rows.K, rows.data() + output_ids_[i] * rows.K,
                         rows.K);
         }
         return;

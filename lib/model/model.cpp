@@ -4,6 +4,7 @@
 #include <cstring>
 #include <future>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "core/error.h"
@@ -19,6 +20,8 @@ constexpr const char* kFormat = "nmt-model";
 // twice, still load.
 constexpr int kFormatVersion = 2;
 constexpr int kOldestFormatVersion = 1;
+// An int8-stored matrix NAME (I8) has its per-column scales in NAME.scales (F32).
+constexpr const char* kScalesSuffix = ".scales";
 
 void add_cell(std::map<std::string, Shape>& shapes, const std::string& prefix, int64_t input, int64_t hidden,
               int gates, bool layer_norm) {
@@ -115,6 +118,13 @@ std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& c) {
     return matrices;
 }
 
+std::set<std::string> int8_stored_matrices(const ModelConfig& config) {
+    std::set<std::string> names;
+    for (const auto& [name, matrix] : int8_matrices(config))
+        if (!matrix.looked_up && !matrix.transposed) names.insert(name);
+    return names;
+}
+
 const QuantizedMatrix* Model::quantized(const std::string& name) const {
     const auto it = int8.find(name);
     return it == int8.end() ? nullptr : &it->second;
@@ -192,7 +202,27 @@ void save_model(const std::string& path, const Model& model, DType storage) {
     file.metadata["config"] = to_json(model.config).dump();
     file.metadata["provenance"] = model.provenance.dump();
     if (!model.decoding.empty()) file.metadata["decoding"] = model.decoding.dump();
-    for (const auto& [name, t] : model.parameters) file.tensors[name] = StoredTensor::from_float(t, storage);
+    const std::set<std::string> as_int8 =
+        storage == DType::I8 ? int8_stored_matrices(model.config) : std::set<std::string>{};
+    for (const auto& [name, t] : model.parameters) {
+        const QuantizedMatrix* loaded = model.quantized(name);
+        const bool has_values = t.size() == shape_size(t.shape);
+        if (!has_values && !(loaded && as_int8.count(name)))
+            throw Error("cannot save " + path + ": weight " + name +
+                        " was loaded for int8 decoding alone (load the model without int8 to convert it)");
+        if (as_int8.count(name)) {
+            // Quantised from f32 where the model has them: int8 weights loaded
+            // as f32 (values times scales) give back their own values and
+            // scales (tests/test_int8_storage.cpp).
+            const QuantizedMatrix q = has_values ? quantize_columns(t, false) : *loaded;
+            file.tensors[name] = StoredTensor::from_int8(q.data(), t.shape);
+            Tensor scales({q.N});
+            std::copy(q.scales.begin(), q.scales.end(), scales.values.begin());
+            file.tensors[name + kScalesSuffix] = StoredTensor::from_float(scales);
+            continue;
+        }
+        file.tensors[name] = StoredTensor::from_float(t, storage == DType::I8 ? DType::F16 : storage);
+    }
     if (model.source_vocab.serialized() != model.target_vocab.serialized())
         file.tensors["vocab.source"] = StoredTensor::from_bytes(model.source_vocab.serialized());
     file.tensors["vocab.target"] = StoredTensor::from_bytes(model.target_vocab.serialized());
@@ -267,17 +297,35 @@ void check_shortlist_table(const std::string& path, const SafetensorsFile& table
 
 // Every tensor the configuration needs, by name, shape and kind, and nothing
 // else: checked on the table before any byte is read, so that damage is named
-// by the tensor it hits.
+// by the tensor it hits. A weight matrix int8 decoding multiplies may be I8,
+// with its scales beside it.
 void check_model_table(const std::string& path, const SafetensorsFile& table,
-                       const std::map<std::string, Shape>& shapes, int format_version) {
+                       const std::map<std::string, Shape>& shapes, const std::set<std::string>& int8_storable,
+                       int format_version) {
+    std::set<std::string> scales_names;
     for (const auto& [name, shape] : shapes) {
         auto it = table.tensors.find(name);
         if (it == table.tensors.end()) throw Error(path + ": missing tensor " + name);
         if (it->second.shape != shape)
             throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
                         ", the configuration expects " + shape_to_string(shape));
-        if (!is_float(it->second.dtype))
+        if (it->second.dtype == DType::I8) {
+            if (!int8_storable.count(name))
+                throw Error(path + ": tensor " + name +
+                            " is I8, which only the weight matrices of int8 products may be (not embeddings, biases "
+                            "or gains)");
+            const std::string scales_name = name + kScalesSuffix;
+            const auto scales = table.tensors.find(scales_name);
+            if (scales == table.tensors.end())
+                throw Error(path + ": tensor " + name + " is I8 but " + scales_name + " is missing");
+            if (scales->second.dtype != DType::F32 || scales->second.shape != Shape{shape[1]})
+                throw Error(path + ": tensor " + scales_name + " is " + dtype_name(scales->second.dtype) + " " +
+                            shape_to_string(scales->second.shape) + ", expected F32 " +
+                            shape_to_string(Shape{shape[1]}));
+            scales_names.insert(scales_name);
+        } else if (!is_float(it->second.dtype)) {
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
+        }
     }
     for (const char* name : {"vocab.source", "vocab.target"}) {
         auto it = table.tensors.find(name);
@@ -292,8 +340,48 @@ void check_model_table(const std::string& path, const SafetensorsFile& table,
     }
     check_shortlist_table(path, table);
     for (const auto& [name, tensor] : table.tensors)
-        if (!shapes.count(name) && name != "vocab.source" && name != "vocab.target" && !is_shortlist(name))
+        if (!shapes.count(name) && !scales_names.count(name) && name != "vocab.source" && name != "vocab.target" &&
+            !is_shortlist(name))
             throw Error(path + ": tensor " + name + " is not part of a model of this configuration");
+}
+
+// An int8-stored weight matrix (I8 [K, N]) and its scales, as the int8
+// products take it: its values where they are (the file's memory map), its
+// scales finite and positive.
+QuantizedMatrix take_int8_matrix(const std::string& path, const std::string& name, const StoredTensor& values,
+                                 const SafetensorsFile& file) {
+    const std::string scales_name = name + kScalesSuffix;
+    const auto scales = file.tensors.find(scales_name);
+    if (values.shape.size() != 2 || scales == file.tensors.end() || scales->second.dtype != DType::F32 ||
+        scales->second.shape != Shape{values.shape[1]})
+        throw Error(path + ": tensor " + name + " is I8 without F32 scales of its columns in " + scales_name);
+    QuantizedMatrix q;
+    q.K = values.shape[0];
+    q.N = values.shape[1];
+    q.scales = scales->second.to_float().values;
+    for (float scale : q.scales)
+        if (!(std::isfinite(scale) && scale > 0.0f))
+            throw Error(path + ": tensor " + scales_name + " holds a scale that is not a positive finite number");
+    if (values.byte_size() != static_cast<size_t>(q.K * q.N))
+        throw Error(path + ": tensor " + name + " has " + std::to_string(values.byte_size()) + " bytes for " +
+                    std::to_string(q.K * q.N) + " values");
+    if (values.mapped) {
+        q.mapped = reinterpret_cast<const int8_t*>(values.mapped);
+        q.mapping = values.mapping;
+    } else {
+        const auto* first = reinterpret_cast<const int8_t*>(values.bytes.data());
+        q.values.assign(first, first + q.K * q.N);
+    }
+    return q;
+}
+
+// The f32 weights an int8-stored matrix stands for: values times scales.
+Tensor dequantized(const QuantizedMatrix& q) {
+    Tensor out({q.K, q.N});
+    const int8_t* values = q.data();
+    for (int64_t k = 0; k < q.K; ++k)
+        for (int64_t n = 0; n < q.N; ++n) out[k * q.N + n] = static_cast<float>(values[k * q.N + n]) * q.scales[n];
+    return out;
 }
 
 // The shortlist of a model file (checked by check_shortlist_table), its ids
@@ -332,7 +420,7 @@ Model load_model(const std::string& path, bool int8) {
         [&](const SafetensorsFile& table) {
             header = parse_model_metadata(path, table.metadata);
             shapes = parameter_shapes(header.config);
-            check_model_table(path, table, shapes, header.format_version);
+            check_model_table(path, table, shapes, int8_stored_matrices(header.config), header.format_version);
         },
         ChecksumCheck::Overlapped);
     // take_model, shared with checkpoints, reads both vocabularies by name.
@@ -383,10 +471,24 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
         if (it->second.shape != shape)
             throw Error(path + ": tensor " + name + " has shape " + shape_to_string(it->second.shape) +
                         ", the configuration expects " + shape_to_string(shape));
+        const auto q = int8.find(name);
+        if (it->second.dtype == DType::I8) {  // int8-stored: taken as it is, or dequantised for f32
+            QuantizedMatrix stored = take_int8_matrix(path, name, it->second, file);
+            if (q != int8.end()) {
+                quantized.emplace(name, std::move(stored));
+                Tensor shape_only;
+                shape_only.shape = shape;
+                parameters.emplace(name, std::move(shape_only));
+            } else {
+                parameters.emplace(name, dequantized(stored));
+            }
+            file.tensors.erase(name + kScalesSuffix);
+            file.tensors.erase(it);
+            continue;
+        }
         if (!is_float(it->second.dtype))
             throw Error(path + ": tensor " + name + " is " + dtype_name(it->second.dtype) + ", expected a float type");
         if (!it->second.all_finite()) throw Error(path + ": tensor " + name + " contains NaN or infinity");
-        const auto q = int8.find(name);
         if (q != int8.end()) {  // int8 alone: quantised row by row from the file
             const StoredTensor& stored = it->second;
             const int64_t cols = shape[1];  // a matrix: int8_matrices names only those

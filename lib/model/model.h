@@ -5,6 +5,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -73,7 +74,17 @@ struct Int8Matrix {
 
 std::map<std::string, Int8Matrix> int8_matrices(const ModelConfig& config);
 
-// Weights stored as F32, F16 or BF16; loading converts to f32. A joint
+// The int8_matrices a model file may store as int8 (`nmt convert --storage
+// int8`): every one but the embedding table the output layer shares, whose
+// rows are also looked up as embeddings and stay f16 (the output layer
+// quantises it as it loads, as it does from an f16 file).
+std::set<std::string> int8_stored_matrices(const ModelConfig& config);
+
+// Weights stored as F32, F16 or BF16; loading converts to f32. I8 stores the
+// int8_stored_matrices as int8 with a scale per output column (NAME.scales),
+// quantised as int8 decoding quantises them, and the rest as F16: loading
+// for int8 decoding takes those values as they are (mapped, not copied), and
+// otherwise converts them to f32 (values times scales). A joint
 // vocabulary (the same SentencePiece model on both sides) is stored once.
 // Written as write_output_file writes (atomically, for a regular file).
 void save_model(const std::string& path, const Model& model, DType storage = DType::F32);

@@ -66,6 +66,7 @@ std::string dtype_name(DType dtype) {
         case DType::F16: return "F16";
         case DType::BF16: return "BF16";
         case DType::U8: return "U8";
+        case DType::I8: return "I8";
         case DType::I32: return "I32";
     }
     throw Error("unknown dtype");
@@ -77,6 +78,7 @@ size_t dtype_size(DType dtype) {
         case DType::F16: return 2;
         case DType::BF16: return 2;
         case DType::U8: return 1;
+        case DType::I8: return 1;
         case DType::I32: return 4;
     }
     throw Error("unknown dtype");
@@ -193,8 +195,10 @@ NMT_WIDEST_VECTORS bool any_exponent_full_32(const uint8_t* in, int64_t n, uint3
     return any_exponent_full(in, n, exponent);
 }
 
+bool is_float_dtype(DType dtype) { return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16; }
+
 void check_float_dtype(DType dtype) {
-    if (dtype == DType::U8 || dtype == DType::I32)
+    if (!is_float_dtype(dtype))
         throw Error("tensor of " + dtype_name(dtype) + " cannot be read as floats");
 }
 
@@ -230,8 +234,7 @@ bool StoredTensor::all_finite() const {
 }
 
 StoredTensor StoredTensor::from_float(const Tensor& tensor, DType dtype) {
-    if (dtype == DType::U8 || dtype == DType::I32)
-        throw Error("floats cannot be stored as " + dtype_name(dtype));
+    if (!is_float_dtype(dtype)) throw Error("floats cannot be stored as " + dtype_name(dtype));
     StoredTensor out;
     out.dtype = dtype;
     out.shape = tensor.shape;
@@ -283,6 +286,15 @@ std::vector<int32_t> StoredTensor::to_ints() const {
     return out;
 }
 
+StoredTensor StoredTensor::from_int8(const int8_t* values, Shape shape) {
+    StoredTensor out;
+    out.dtype = DType::I8;
+    out.shape = std::move(shape);
+    out.bytes.resize(static_cast<size_t>(shape_size(out.shape)));
+    if (!out.bytes.empty()) std::memcpy(out.bytes.data(), values, out.bytes.size());
+    return out;
+}
+
 // ---- Writing -------------------------------------------------------------
 
 namespace {
@@ -293,10 +305,11 @@ using Entry = std::pair<const std::string, StoredTensor>;
 int reference_rank(DType dtype) {
     switch (dtype) {
         case DType::U8: return 0;
-        case DType::F16: return 1;
-        case DType::BF16: return 2;
-        case DType::I32: return 3;
-        case DType::F32: return 4;
+        case DType::I8: return 1;
+        case DType::F16: return 2;
+        case DType::BF16: return 3;
+        case DType::I32: return 4;
+        case DType::F32: return 5;
     }
     return 0;
 }
@@ -518,10 +531,10 @@ const Json& field(const std::string& path, const std::string& name, const Json& 
 
 DType parse_dtype(const std::string& path, const std::string& name, const Json& value) {
     if (!value.is_string()) throw Error(path + ": tensor " + name + ": \"dtype\" is not a string");
-    for (DType dtype : {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I32})
+    for (DType dtype : {DType::F32, DType::F16, DType::BF16, DType::U8, DType::I8, DType::I32})
         if (value.get<std::string>() == dtype_name(dtype)) return dtype;
     throw Error(path + ": tensor " + name + ": unsupported dtype \"" + value.get<std::string>() +
-                "\" (nmt reads F32, F16, BF16, U8, I32)");
+                "\" (nmt reads F32, F16, BF16, U8, I8, I32)");
 }
 
 // The shape, and its size in bytes; fails rather than overflow.

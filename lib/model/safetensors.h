@@ -18,9 +18,11 @@
 
 namespace nmt {
 
-enum class DType { F32, F16, BF16, U8, I32 };
+// I8 holds a weight matrix stored for int8 decoding (model/model.h), beside
+// its F32 scales.
+enum class DType { F32, F16, BF16, U8, I8, I32 };
 
-std::string dtype_name(DType dtype);  // "F32", "F16", "BF16", "U8", "I32"
+std::string dtype_name(DType dtype);  // "F32", "F16", "BF16", "U8", "I8", "I32"
 size_t dtype_size(DType dtype);
 
 // Bit-level conversions, exposed so tests can pin them. Narrowing rounds to
@@ -57,6 +59,7 @@ struct StoredTensor {
     std::string as_string() const;                             // U8 bytes back to a string
     static StoredTensor from_ints(const std::vector<int32_t>& values, Shape shape);  // I32
     std::vector<int32_t> to_ints() const;                                           // I32 back to ints
+    static StoredTensor from_int8(const int8_t* values, Shape shape);                 // I8
 };
 
 struct SafetensorsFile {
