@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/int8_gemm.h"
+#include "core/int8_small_batch.h"
 #include "decode/precision.h"
 #include "decode/translator.h"
 #include "layers/decoder.h"
@@ -103,7 +104,7 @@ TEST_CASE("int8: products equal exact integer arithmetic, and f32 within the qua
     for (int64_t m = 0; m < M; ++m) {
         float max_abs = 0.0f;
         for (int64_t k = 0; k < K; ++k) max_abs = std::max(max_abs, std::fabs(x[m * K + k]));
-        const float row_scale = max_abs > 0.0f ? max_abs / 127 : 1.0f;
+        const float row_scale = max_abs > 0.0f ? max_abs / static_cast<float>(int8_activation_levels()) : 1.0f;
         for (int64_t n = 0; n < N; ++n) {
             CAPTURE(m);
             CAPTURE(n);
@@ -118,6 +119,38 @@ TEST_CASE("int8: products equal exact integer arithmetic, and f32 within the qua
             }
             CHECK(std::fabs(got - f32) <= bound + 1e-4);
             if (m == 3) CHECK(got == 0.0f);
+        }
+    }
+}
+
+// The small-batch kernel (core/int8_small_batch.h) sums the same integers as
+// oneDNN's gemm: a product of a few rows gives the same floats whichever
+// runs it, for every row count it takes and one more, either layout, K not a
+// multiple of its 32-value vectors, an odd column block, into a strided
+// output. (Where it does not run, with VNNI, both sides are oneDNN's.)
+TEST_CASE("int8: the small-batch kernel gives what oneDNN's gemm gives, bit for bit") {
+    for (bool transposed : {false, true}) {
+        for (int64_t K : {int64_t{40}, int64_t{300}, int64_t{384}}) {
+            const int64_t N = 45, first = 6, count = 31, ldc = 48;
+            const Tensor W = random_tensor(transposed ? Shape{N, K} : Shape{K, N}, 31, 0.5f);
+            const QuantizedMatrix plain = quantize_columns(W, transposed);
+            QuantizedMatrix prepared = plain;
+            prepare_small_batches(prepared);
+            CHECK(prepared.column_sums.empty() == !small_batch_kernel_available());
+            for (int64_t M = 1; M <= kSmallBatchRows + 1; ++M) {
+                CAPTURE(transposed);
+                CAPTURE(K);
+                CAPTURE(M);
+                CHECK(prepared.small_batch(M) == (small_batch_kernel_available() && M <= kSmallBatchRows));
+                std::vector<float> x = testing::random_vector(M * K, 32 + M, 3.0f);
+                std::vector<float> by_onednn(M * ldc, 7.0f), by_kernel(M * ldc, 7.0f);
+                int8_product(x.data(), M, plain, first, count, by_onednn.data(), ldc, false);
+                int8_product(x.data(), M, prepared, first, count, by_kernel.data(), ldc, false);
+                CHECK(by_kernel == by_onednn);
+                int8_product(x.data(), M, prepared, 0, N, by_kernel.data(), N, true);  // accumulating, whole
+                int8_product(x.data(), M, plain, 0, N, by_onednn.data(), N, true);
+                CHECK(by_kernel == by_onednn);
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 
 #include "core/backed_memory.h"
 #include "core/error.h"
+#include "core/int8_small_batch.h"
 #include "core/parallel.h"
 #include "core/widest_vectors.h"
 
@@ -127,6 +128,14 @@ QuantizedMatrix quantize_columns(const MatrixRows& row, const Shape& shape, bool
     return q;
 }
 
+bool QuantizedMatrix::small_batch(int64_t M) const { return M <= kSmallBatchRows && !column_sums.empty(); }
+
+void prepare_small_batches(QuantizedMatrix& W) {
+    if (!small_batch_kernel_available() || W.empty()) return;
+    if (!W.by_output) W.by_output_copy = transposed_layout(W).values;
+    W.column_sums = by_output_sums(W.by_output_data(), W.N, W.K);
+}
+
 QuantizedMatrix transposed_layout(const QuantizedMatrix& W) {
     QuantizedMatrix out;
     out.K = W.K;
@@ -183,12 +192,16 @@ void int8_product(const float* x, int64_t M, const QuantizedMatrix& W, int64_t f
             q[k] = static_cast<uint8_t>(static_cast<int>(round_to_even(row[k] * inverse)) + zero);
         row_scales[m] = scale;
     }
-    const int32_t no_offset = 0;
-    const int8_t* weights = W.data() + (W.by_output ? first * K : first);
-    const dnnl_status_t status =
-        dnnl_gemm_u8s8s32('N', W.by_output ? 'T' : 'N', 'F', M, count, K, 1.0f, xq, K, zero, weights,
-                          W.by_output ? K : W.N, 0, 0.0f, sums, count, &no_offset);
-    if (status != dnnl_success) throw Error("oneDNN int8 gemm failed with status " + std::to_string(status));
+    if (W.small_batch(M)) {
+        small_batch_sums(xq, M, K, zero, W.by_output_data(), K, W.column_sums.data(), first, count, sums, count);
+    } else {
+        const int32_t no_offset = 0;
+        const int8_t* weights = W.data() + (W.by_output ? first * K : first);
+        const dnnl_status_t status =
+            dnnl_gemm_u8s8s32('N', W.by_output ? 'T' : 'N', 'F', M, count, K, 1.0f, xq, K, zero, weights,
+                              W.by_output ? K : W.N, 0, 0.0f, sums, count, &no_offset);
+        if (status != dnnl_success) throw Error("oneDNN int8 gemm failed with status " + std::to_string(status));
+    }
     const float* column_scales = W.scales.data() + first;
 #pragma omp parallel for schedule(static) if (worth_threads(M * count))
     for (int64_t m = 0; m < M; ++m) {

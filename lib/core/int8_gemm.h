@@ -32,9 +32,23 @@ struct QuantizedMatrix {
     const int8_t* mapped = nullptr;
     std::shared_ptr<const void> mapping;
 
+    // For products of a few rows (core/int8_small_batch.h): the values by
+    // output (a copy when the matrix is laid out the other way) and each
+    // output's sum; empty until prepare_small_batches, and where the kernel
+    // does not run.
+    std::vector<int8_t> by_output_copy;
+    std::vector<int32_t> column_sums;
+
     const int8_t* data() const { return mapped ? mapped : values.data(); }
+    const int8_t* by_output_data() const { return by_output ? data() : by_output_copy.data(); }
     bool empty() const { return K * N == 0; }
+    // Whether a product of M rows goes to the small-batch kernel.
+    bool small_batch(int64_t M) const;
 };
+
+// Readies W for products of a few rows where the kernel runs (a by-output
+// copy and the column sums): once, as a model loads for int8 decoding.
+void prepare_small_batches(QuantizedMatrix& W);
 
 // Weights are quantised to ±127 levels on every CPU, so that a model file's
 // int8 weights are the same wherever it was written and wherever it runs.

@@ -19,8 +19,11 @@ std::string to_string(Precision precision) { return precision == Precision::Int8
 void set_decoding_precision(Model& model, Precision precision) {
     model.int8.clear();
     if (precision == Precision::FP32) return;
-    for (const auto& [name, matrix] : int8_matrices(model.config))
-        model.int8.emplace(name, quantize_columns(model.param(name), matrix.transposed));
+    for (const auto& [name, matrix] : int8_matrices(model.config)) {
+        QuantizedMatrix q = quantize_columns(model.param(name), matrix.transposed);
+        prepare_small_batches(q);
+        model.int8.emplace(name, std::move(q));
+    }
 }
 
 }  // namespace nmt

@@ -105,7 +105,9 @@ void Decoder::restrict_output(std::vector<int> ids) {
         restricted_int8_.by_output = true;
         restricted_int8_.values.resize(rows.K * n);
         restricted_int8_.scales.resize(n);
+        restricted_int8_.column_sums.resize(rows.column_sums.empty() ? 0 : n);
         for (int64_t i = 0; i < n; ++i) {
+            if (!rows.column_sums.empty()) restricted_int8_.column_sums[i] = rows.column_sums[output_ids_[i]];
             restricted_int8_.scales[i] = rows.scales[output_ids_[i]];
             std::memcpy(restricted_int8_.values.data() + i * rows.K, rows.data() + output_ids_[i] * rows.K,
                         rows.K);
@@ -135,8 +137,12 @@ void Decoder::vocabulary_projection(Tensor& log_probs) {
     const int64_t M = output_.rows(), V = restricted ? static_cast<int64_t>(output_ids_.size()) : config_.target_vocab_size;
     log_probs.resize({M, V});
     const Tensor& bias = restricted ? restricted_bias_ : *out_.vocab_b;
-    const QuantizedMatrix* int8 =
-        !out_.vocab_W_int8 ? nullptr : restricted ? &restricted_int8_ : &int8_output_layer(false);
+    // The full layer laid out by input for oneDNN; as loaded for a few rows,
+    // which the small-batch kernel reads by entry.
+    const QuantizedMatrix* int8 = !out_.vocab_W_int8                  ? nullptr
+                                  : restricted                        ? &restricted_int8_
+                                  : out_.vocab_W_int8->small_batch(M) ? out_.vocab_W_int8
+                                                                      : &int8_output_layer(false);
     const Tensor& W = restricted ? restricted_weights_ : *out_.vocab_W;
     if (int8) {  // laid out by input for the full product, by vocabulary entry when cut
         int8_product(output_.data(), M, *int8, 0, V, log_probs.data(), V, false);

@@ -475,6 +475,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
         if (it->second.dtype == DType::I8) {  // int8-stored: taken as it is, or dequantised for f32
             QuantizedMatrix stored = take_int8_matrix(path, name, it->second, file);
             if (q != int8.end()) {
+                prepare_small_batches(stored);
                 quantized.emplace(name, std::move(stored));
                 Tensor shape_only;
                 shape_only.shape = shape;
@@ -497,6 +498,7 @@ Model take_model(const std::string& path, const ModelConfig& config, nlohmann::j
                 return static_cast<const float*>(scratch);
             };
             quantized.emplace(name, quantize_columns(row, shape, q->second.transposed));
+            prepare_small_batches(quantized.at(name));
             Tensor shape_only;
             shape_only.shape = shape;
             parameters.emplace(name, std::move(shape_only));
