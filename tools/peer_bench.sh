@@ -17,6 +17,8 @@
 #          LINES of them, spread evenly over the file, are used (the Tatoeba
 #          test set is sorted by length: its first lines are 3-word ones).
 # LINES    default 300.  THREADS: default 2, for both.
+# Knobs (environment): TRAIN_STEPS (20), PROBE_TRAIN_STEPS (2), PROBE_TIMEOUT
+# (180 s), PEER_FREE_LENGTHS=1, PEER_DIR, PEER_PYTHON, NMT, TRAIN_SOURCE/TARGET.
 # The binary: $NMT, else build/nmt, else nmt on the PATH. Training data
 # (both sides): $TRAIN_SOURCE/$TRAIN_TARGET, default runs/data/general.en-fr/train.{en,fr}.
 #
@@ -105,11 +107,22 @@ echo "nmt:     $NMT ($("$NMT" --version 2>/dev/null | head -1 || echo '?')), mod
 echo "peer:    torch $("$PY" -c 'import torch; print(torch.__version__)'), checkpoint $CHECKPOINT"
 echo "input:   $N lines spread over $INPUT; threads: $THREADS"
 
+# The BLAS builds the peer may use: OpenBLAS for OpenMP or pthreads, the
+# reference BLAS only when there is no OpenBLAS.
+BLAS_DIRS=()
+for d in /usr/lib/x86_64-linux-gnu/openblas-openmp /usr/lib/x86_64-linux-gnu/openblas-pthread; do
+    [[ -f $d/libblas.so.3 ]] && BLAS_DIRS+=("$d")
+done
+if [[ ${#BLAS_DIRS[@]} -eq 0 ]]; then
+    echo "peer_bench: warning: no OpenBLAS (tools/setup-debian.sh peer): the peer runs on the reference BLAS" >&2
+    BLAS_DIRS=(/usr/lib/x86_64-linux-gnu/blas)
+fi
+
 if [[ ! -f "$CHECKPOINT" ]]; then
     echo "training the peer from scratch for $PEER_TRAIN_MINUTES minutes (no $CHECKPOINT yet)..." >&2
     mkdir -p "$PEER_DIR"
-    OMP_WAIT_POLICY=passive "${PEER[@]}" train --vocab "$VOCAB" --checkpoint "$CHECKPOINT" --threads "$THREADS" \
-        --train-source "$TRAIN_SOURCE" --train-target "$TRAIN_TARGET" \
+    LD_LIBRARY_PATH=${BLAS_DIRS[0]} OMP_WAIT_POLICY=passive "${PEER[@]}" train --vocab "$VOCAB" \
+        --checkpoint "$CHECKPOINT" --threads "$THREADS" --train-source "$TRAIN_SOURCE" --train-target "$TRAIN_TARGET" \
         --max-minutes "$PEER_TRAIN_MINUTES" --lr 0.002 --warmup 30 --disp-freq 50 > "$PEER_DIR/train.json"
 fi
 
@@ -129,23 +142,24 @@ for line in sys.stdin:
 done
 
 # The peer's fastest setting: every OpenBLAS build Debian installed (the
-# reference BLAS only without one) x OMP_WAIT_POLICY active/passive.
-BLAS_DIRS=()
-for d in /usr/lib/x86_64-linux-gnu/openblas-openmp /usr/lib/x86_64-linux-gnu/openblas-pthread; do
-    [[ -f $d/libblas.so.3 ]] && BLAS_DIRS+=("$d")
-done
-if [[ ${#BLAS_DIRS[@]} -eq 0 ]]; then
-    echo "peer_bench: warning: no OpenBLAS (tools/setup-debian.sh peer): the peer runs on the reference BLAS" >&2
-    BLAS_DIRS=(/usr/lib/x86_64-linux-gnu/blas)
-fi
+# reference BLAS only without one, BLAS_DIRS above) x OMP_WAIT_POLICY active/passive.
 : > "$WORK/probe.jsonl"
 for blas in "${BLAS_DIRS[@]}"; do
     for policy in active passive; do
-        LD_LIBRARY_PATH=$blas OMP_WAIT_POLICY=$policy "${PEER[@]}" probe --vocab "$VOCAB" --checkpoint "$CHECKPOINT" \
-            --threads "$THREADS" -i "$WORK/input.txt" --train-source "$TRAIN_SOURCE" --train-target "$TRAIN_TARGET" \
-            --train-steps "$PROBE_TRAIN_STEPS" ${PIN[@]+"${PIN[@]}"} |
-            "$PY" -c 'import json,sys; r=json.loads(sys.stdin.read()); r["blas_dir"]=sys.argv[1]; print(json.dumps(r))' "$blas" \
-            >> "$WORK/probe.jsonl"
+        # A setting 10x slower than the others (spinning threads on a busy
+        # machine) is dropped after PROBE_TIMEOUT seconds; any other failure stops the run.
+        rc=0
+        LD_LIBRARY_PATH=$blas OMP_WAIT_POLICY=$policy timeout "${PROBE_TIMEOUT:-180}" "${PEER[@]}" probe \
+            --vocab "$VOCAB" --checkpoint "$CHECKPOINT" --threads "$THREADS" -i "$WORK/input.txt" \
+            --train-source "$TRAIN_SOURCE" --train-target "$TRAIN_TARGET" --train-steps "$PROBE_TRAIN_STEPS" \
+            ${PIN[@]+"${PIN[@]}"} > "$WORK/probe.one" || rc=$?
+        if [[ $rc -eq 124 ]]; then
+            echo "  probe: $blas OMP_WAIT_POLICY=$policy over ${PROBE_TIMEOUT:-180} s: dropped" >&2
+            continue
+        fi
+        [[ $rc -eq 0 ]] || exit "$rc"
+        "$PY" -c 'import json,sys; r=json.loads(open(sys.argv[2]).read()); r["blas_dir"]=sys.argv[1]; print(json.dumps(r))' \
+            "$blas" "$WORK/probe.one" >> "$WORK/probe.jsonl"
     done
 done
 read -r DEC_BLAS DEC_POLICY TRAIN_BLAS TRAIN_POLICY < <("$PY" - "$WORK/probe.jsonl" <<'EOF'
@@ -160,6 +174,7 @@ t = max(rows, key=lambda r: r["train_target_tokens_per_s"])
 print(d["blas_dir"], d["omp_wait_policy"], t["blas_dir"], t["omp_wait_policy"])
 EOF
 )
+[[ -n "${TRAIN_POLICY:-}" ]] || { echo "peer_bench: no peer setting could be measured" >&2; exit 1; }
 echo "peer settings: decoding $DEC_BLAS OMP_WAIT_POLICY=$DEC_POLICY; training $TRAIN_BLAS OMP_WAIT_POLICY=$TRAIN_POLICY;" \
     "torch threads $THREADS, inter-op threads 1"
 
@@ -196,6 +211,7 @@ precisions = [default] + sorted({r["precision"] for r in nmt} - {default})
 print()
 print(f"decoding, {peer[0]['sentences']} sentences, {nmt[0]['threads']} threads "
       f"(nmt translate's default on this CPU: {default}{' + shortlist' if shortlisted else ''})")
+print("(pieces: output pieces, EOS included, as nmt bench counts them)")
 print(f"{'setting':28s} {'nmt sent/s':>11s} {'peer sent/s':>12s} {'ratio':>7s}  {'target':>8s}  "
       f"{'nmt tok/s':>9s} {'peer tok/s':>10s} {'nmt pieces':>10s} {'peer pieces':>11s}")
 failed = []

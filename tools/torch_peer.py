@@ -409,7 +409,7 @@ def cmd_bench(args):
                 texts = sp.decode(hyps)
                 seconds = time.perf_counter() - start
                 best = seconds if best is None else min(best, seconds)
-            tokens = sum(len(h) for h in hyps)
+            tokens = sum(len(h) + 1 for h in hyps if h)  # EOS counted, as nmt bench counts it
             print(json.dumps({"mode": "decode", "beam": beam, "batch": batch, "sentences": len(lines),
                               "target_tokens": tokens, "seconds": best, "sentences_per_s": len(lines) / best,
                               "target_tokens_per_s": tokens / best,
