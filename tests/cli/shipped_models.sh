@@ -4,7 +4,7 @@
 # --domain captions the caption models), they load, translate the cat
 # sentence, and their attention links "chat"/"Katze" to "cat" (and de->en's
 # and fr->en's "cat" to "Katze"/"chat"). NMT_MODELS overrides where models are
-# looked for.
+# looked for. Each stores int8 weights under a checksum, within 40 MB.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cli_test_setup "$@"
@@ -79,4 +79,18 @@ grep -q "^en-de.captions	.*/models/en-de.captions.nmt$" <<<"$listed" ||
     fail "en-de.captions should still be listed, listed: $listed"
 out=$(printf 'The cat sat on the mat.\n' | NMT_MODELS=$TMP/models nmt translate -q)
 grep -q Katze <<<"$out" || fail "the default en-fr from NMT_MODELS (a German model here) should be used, got: $out"
+# Every shipped model stores its weights as int8 (issue 65) under a data
+# checksum that loading verifies (issue 66), within 40 MB; the general ones
+# carry their lexical shortlist.
+for name in en-fr en-de fr-en de-en en-fr.captions en-de.captions fr-en.captions de-en.captions; do
+    file=$SOURCE_DIR/models/$name.nmt
+    info=$(nmt info --verify "$file") || fail "nmt info --verify $name failed"
+    grep -q "^checksum: *verified" <<<"$info" || fail "$name should store a data checksum, info said: $info"
+    grep -q "^weights: .*int8 [0-9]" <<<"$info" || fail "$name should store int8 weights, info said: $info"
+    (($(stat -c %s "$file") <= 40000000)) || fail "$name is over 40 MB"
+    if [[ $name != *.captions ]]; then
+        grep -q "^shortlist: *[0-9]* candidates per source piece" <<<"$info" ||
+            fail "$name should carry its lexical shortlist, info said: $info"
+    fi
+done
 echo "ok: the shipped models are found, load, and translate the cat sentence with the right attention"
