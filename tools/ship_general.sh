@@ -2,8 +2,9 @@
 # Ships a general-purpose model: tunes the length penalty on the development
 # set the run validated on (valid.*: 400 lines of each domain's dev set),
 # stores the weights with that penalty in models/SRC-TRG.nmt (what `nmt
-# translate --from SRC --to TRG` uses), int8 storage (nmt convert --storage
-# int8; STORAGE=f16 for f16), then scores every domain's dev set and, once,
+# translate --from SRC --to TRG` uses), f16 or, with STORAGE=int8, int8
+# storage (nmt convert --storage int8, as the shipped models since issue
+# 65), then scores every domain's dev set and, once,
 # its test set (tools/evaluate_general.sh). The shipped model gets a lexical
 # shortlist (tools/make_shortlist.sh) unless SHORTLIST=0.
 # Usage: tools/ship_general.sh DIRECTION [RUN_DIR] [NMT_BINARY] [ALPHAS...]
@@ -33,10 +34,10 @@ for alpha in "${alphas[@]}"; do
     if awk "BEGIN { exit !($bleu > $best_bleu) }"; then best_alpha=$alpha best_bleu=$bleu; fi
 done
 printf 'best alpha %s (valid BLEU %s)\n' "$best_alpha" "$best_bleu"
-"$nmt" convert "$run" -o "$shipped" --overwrite --storage "${STORAGE:-int8}" --length-penalty "$best_alpha" --tuned-on "general valid (tools/prepare_general.py)"
+"$nmt" convert "$run" -o "$shipped" --overwrite --storage "${STORAGE:-f16}" --length-penalty "$best_alpha" --tuned-on "general valid (tools/prepare_general.py)"
 echo "$shipped: length penalty $best_alpha"
 # The lexical shortlist nmt translate uses by default (SHORTLIST=0: none).
-[[ ${SHORTLIST:-1} == 0 ]] || STORAGE=${STORAGE:-int8} tools/make_shortlist.sh "$direction" "$shipped" "$data" "$nmt"
+[[ ${SHORTLIST:-1} == 0 ]] || STORAGE=${STORAGE:-f16} tools/make_shortlist.sh "$direction" "$shipped" "$data" "$nmt"
 echo "dev:"
 tools/evaluate_general.sh "$shipped" "$direction" dev "$data" "$nmt"
 echo "test (scored once):"
