@@ -66,4 +66,8 @@ DType parse_storage(const std::string& name) {
     return name == "f16" ? DType::F16 : name == "bf16" ? DType::BF16 : name == "int8" ? DType::I8 : DType::F32;
 }
 
+std::string storage_name(DType storage) {
+    return storage == DType::F16 ? "f16" : storage == DType::BF16 ? "bf16" : storage == DType::I8 ? "int8" : "f32";
+}
+
 }  // namespace nmt::app

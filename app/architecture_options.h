@@ -25,7 +25,9 @@ struct VocabularyOptions {
     bool given() const { return !joint.empty() || !source.empty() || !target.empty(); }
 };
 
-// "f16" / "bf16" / anything else (the option checks it): "f32".
+// "f16" / "bf16" / "int8" / anything else (the option checks it): "f32".
 DType parse_storage(const std::string& name);
+// The name --storage gives a weight type: "f32", "f16", "bf16" or "int8".
+std::string storage_name(DType storage);
 
 }  // namespace nmt::app

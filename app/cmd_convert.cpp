@@ -7,7 +7,6 @@
 // back exactly), so rewriting an older model only adds what this nmt writes:
 // the data checksum.
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -34,13 +33,6 @@ DType stored_weight_type(const std::string& path, const ModelConfig& config) {
     if (!one_type)
         throw Error(path + ": its weights are stored in several types; choose one with --storage f32, f16, bf16 or int8");
     return types.front();
-}
-
-std::string storage_name(DType storage) {
-    if (storage == DType::I8) return "int8";
-    std::string name = dtype_name(storage);
-    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return name;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "architecture_options.h"
 #include "commands.h"
 #include "model/model.h"
 #include "model/safetensors.h"
@@ -50,9 +51,7 @@ std::map<std::string, int64_t> weight_storage(const std::string& path, const Mod
     const SafetensorsFile file = read_safetensors(path);
     std::map<std::string, int64_t> values;
     for (const auto& [name, shape] : parameter_shapes(config)) {
-        const DType dtype = file.tensors.at(name).dtype;
-        values[dtype == DType::I8 ? "int8" : dtype == DType::F16 ? "f16" : dtype == DType::BF16 ? "bf16" : "f32"] +=
-            shape_size(shape);
+        values[storage_name(file.tensors.at(name).dtype)] += shape_size(shape);
     }
     return values;
 }
